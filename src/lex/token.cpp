@@ -1,0 +1,41 @@
+// Position helpers shared by every lexer.
+#include "lex/token.h"
+
+#include <algorithm>
+
+namespace gpuport {
+
+std::uint32_t TokenStream::line_of(std::uint32_t offset) const {
+  auto it = std::upper_bound(line_starts.begin(), line_starts.end(), offset);
+  return static_cast<std::uint32_t>(it - line_starts.begin());
+}
+
+std::uint32_t TokenStream::column_of(std::uint32_t offset) const {
+  std::uint32_t line = line_of(offset);
+  if (line == 0) {
+    return offset + 1;
+  }
+  return offset - line_starts[line - 1] + 1;
+}
+
+std::string_view TokenStream::line_text(std::uint32_t line) const {
+  if (line == 0 || line > line_starts.size()) {
+    return {};
+  }
+  std::size_t begin = line_starts[line - 1];
+  std::size_t end = line < line_starts.size() ? line_starts[line] : source.size();
+  std::string_view text = source.substr(begin, end - begin);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+void TokenStream::clear() {
+  source = {};
+  tokens.clear();
+  line_starts.clear();
+  diagnostics.clear();
+}
+
+}  // namespace gpuport

@@ -1,0 +1,78 @@
+// Tokens produced by every lexer: a kind, a byte range into the source and the #if context.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuport {
+
+enum class TokenKind : std::uint8_t {
+  Identifier,      // names and keywords
+  Number,          // pp-number: 0x1f, 32u, 1.0e-3f, 1'000
+  String,          // "..." with any prefix (L, u8, u, U, R"d(...)d"); Python strings of every form
+  Char,            // 'x' with any prefix
+  Comment,         // // ..., /* ... */, Python # ...
+  Punct,           // operators and punctuation, longest match (<<= , ->*, ::)
+  DirectiveStart,  // '#' plus the directive name ("#include", "# if"); C/C++/CUDA only
+  DirectiveEnd,    // zero-length token at the end of a directive (after continuations)
+  HeaderName,      // <cuda_runtime.h> or "x.h" after #include
+  LaunchOpen,      // <<<  (only where it cannot be a shift: see cuda_lexer.h)
+  LaunchClose,     // >>>
+  Newline,         // Python logical end of line (not emitted by the C/C++ lexer)
+  Other,           // a byte no rule above accepts (stray '@', '$', '\\', non-ASCII)
+};
+
+// Which platform branch of an #if a token sits in. The C/C++ lexer sets it; other lexers
+// leave Neutral.
+enum class BranchContext : std::uint8_t {
+  Neutral,     // compiled for every platform (as far as the guards tell)
+  Hip,         // inside a HIP/ROCm-only branch (__HIP_PLATFORM_AMD__, USE_ROCM, __gfx942__, ...)
+  CudaDevice,  // inside a CUDA-only branch (__CUDA_ARCH__, __CUDACC__, !USE_ROCM, #else of HIP)
+};
+
+inline constexpr std::uint8_t k_token_in_directive = 1;  // part of a preprocessor directive
+inline constexpr std::uint8_t k_token_unterminated = 2;  // comment/string that ran to end of file
+
+struct Token {
+  std::uint32_t offset = 0;  // byte offset into the source
+  std::uint32_t length = 0;
+  std::uint32_t line = 0;  // 1-based line of the first byte
+  TokenKind kind = TokenKind::Other;
+  BranchContext context = BranchContext::Neutral;
+  std::uint8_t flags = 0;
+  std::uint8_t reserved = 0;
+
+  bool in_directive() const { return (flags & k_token_in_directive) != 0; }
+};
+static_assert(sizeof(Token) == 16);
+
+// A problem the lexer met. Lexing always completes; these become warnings.
+struct LexDiagnostic {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string message;  // "unterminated block comment", "#endif without #if", ...
+};
+
+// The tokens of one file. Buffers are reused between files by a worker, so memory is bounded
+// by the largest file a worker reads.
+struct TokenStream {
+  std::string_view source;
+  std::vector<Token> tokens;
+  std::vector<std::uint32_t> line_starts;  // line_starts[i] = offset of line i+1
+  std::vector<LexDiagnostic> diagnostics;
+
+  std::string_view text(const Token& token) const {
+    return source.substr(token.offset, token.length);
+  }
+  // 1-based byte column of an offset.
+  std::uint32_t column_of(std::uint32_t offset) const;
+  std::uint32_t line_of(std::uint32_t offset) const;
+  std::uint32_t column(const Token& token) const { return column_of(token.offset); }
+  // The whole source line (without its line break) that holds `line`.
+  std::string_view line_text(std::uint32_t line) const;
+  void clear();
+};
+
+}  // namespace gpuport

@@ -1,0 +1,276 @@
+// Counts and orderings shared by the writers; nothing here looks at source text.
+#include "report/report_groups.h"
+
+#include <algorithm>
+#include <map>
+
+#include "source/walker.h"
+
+namespace gpuport {
+
+namespace {
+
+// Counts `key(item)` in first-seen order of keys, remembering each key's first position.
+template <typename Items, typename Key, typename Position>
+std::vector<NameCount> count_by(const Items& items, Key key, Position position) {
+  std::vector<NameCount> counts;
+  std::map<std::string, std::size_t, std::less<>> slot;
+  for (const auto& item : items) {
+    std::string name(key(item));
+    auto it = slot.find(name);
+    if (it == slot.end()) {
+      NameCount entry;
+      entry.name = name;
+      auto [file, line] = position(item);
+      entry.first_file = file;
+      entry.first_line = line;
+      slot.emplace(name, counts.size());
+      counts.push_back(std::move(entry));
+      it = slot.find(name);
+    }
+    ++counts[it->second].count;
+  }
+  return counts;
+}
+
+template <typename Enum>
+void sort_by_enum_order(std::vector<NameCount>& counts, std::string_view (*name)(Enum),
+                        int enum_size) {
+  auto rank = [&](const NameCount& c) {
+    for (int i = 0; i < enum_size; ++i) {
+      if (name(static_cast<Enum>(i)) == c.name) {
+        return i;
+      }
+    }
+    return enum_size;
+  };
+  std::stable_sort(counts.begin(), counts.end(),
+                   [&](const NameCount& a, const NameCount& b) { return rank(a) < rank(b); });
+}
+
+}  // namespace
+
+const RuleInfo* rule_of(const Finding& finding) {
+  const auto catalog = rule_catalog();
+  return finding.rule < catalog.size() ? &catalog[finding.rule] : nullptr;
+}
+
+std::array<std::uint64_t, k_tier_count> findings_by_tier(const ScanResult& result) {
+  std::array<std::uint64_t, k_tier_count> counts{};
+  for (const Finding& finding : result.findings) {
+    if (const RuleInfo* rule = rule_of(finding)) {
+      ++counts[static_cast<std::size_t>(rule->tier)];
+    }
+  }
+  return counts;
+}
+
+std::optional<Tier> highest_tier(const ScanResult& result) {
+  const auto counts = findings_by_tier(result);
+  for (std::size_t i = k_tier_count; i-- > 0;) {
+    if (counts[i] > 0) {
+      return static_cast<Tier>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<RuleCount> findings_by_rule(const ScanResult& result) {
+  std::map<std::uint16_t, std::uint64_t> counts;
+  for (const Finding& finding : result.findings) {
+    if (rule_of(finding) != nullptr) {
+      ++counts[finding.rule];
+    }
+  }
+  std::vector<RuleCount> rows;
+  for (const auto& [index, count] : counts) {
+    rows.push_back({&rule_catalog()[index], index, count});
+  }
+  std::sort(rows.begin(), rows.end(), [](const RuleCount& a, const RuleCount& b) {
+    if (a.rule->tier != b.rule->tier) {
+      return a.rule->tier > b.rule->tier;
+    }
+    if (a.count != b.count) {
+      return a.count > b.count;
+    }
+    return a.rule->id < b.rule->id;
+  });
+  return rows;
+}
+
+KernelTotals kernel_totals(const ScanResult& result) {
+  KernelTotals totals;
+  for (const Kernel& kernel : result.kernels) {
+    ++totals.kernels;
+    totals.templated += kernel.is_template ? 1 : 0;
+    totals.via_macro += kernel.via_macro ? 1 : 0;
+    totals.lines_of_code += kernel.lines_of_code;
+    totals.with_ptx += kernel.features.ptx_instructions.empty() ? 0 : 1;
+    totals.with_wmma += (kernel.features.wmma || kernel.features.mma_ptx) ? 1 : 0;
+    totals.with_warp_intrinsics += kernel.features.warp_intrinsics.empty() ? 0 : 1;
+  }
+  return totals;
+}
+
+std::vector<NameCount> ptx_sites_by_instruction(const ScanResult& result) {
+  std::vector<const Finding*> ptx;
+  for (const Finding& finding : result.findings) {
+    const RuleInfo* rule = rule_of(finding);
+    if (rule != nullptr && rule->family == "ASM" && !finding.detail.empty() &&
+        finding.context != BranchContext::Hip) {
+      ptx.push_back(&finding);
+    }
+  }
+  auto counts = count_by(
+      ptx, [](const Finding* f) { return std::string_view(f->detail); },
+      [](const Finding* f) { return std::pair{f->file, f->line}; });
+  std::stable_sort(counts.begin(), counts.end(),
+                   [](const NameCount& a, const NameCount& b) { return a.count > b.count; });
+  return counts;
+}
+
+std::vector<NameCount> artifacts_by_kind(const ScanResult& result) {
+  auto counts = count_by(
+      result.artifacts, [](const Artifact& a) { return artifact_kind_name(a.kind); },
+      [](const Artifact& a) { return std::pair{a.file, a.line}; });
+  sort_by_enum_order<ArtifactKind>(counts, artifact_kind_name, 5);
+  return counts;
+}
+
+std::vector<NameCount> amd_path_by_kind(const ScanResult& result) {
+  auto counts = count_by(
+      result.amd_path, [](const AmdPathSign& s) { return amd_path_kind_name(s.kind); },
+      [](const AmdPathSign& s) { return std::pair{s.file, s.line}; });
+  sort_by_enum_order<AmdPathKind>(counts, amd_path_kind_name, 6);
+  return counts;
+}
+
+std::vector<NameCount> skipped_by_reason(const ScanResult& result) {
+  auto counts = count_by(
+      result.skipped, [](const SkippedEntry& s) { return skip_reason_name(s.reason); },
+      [](const SkippedEntry& s) { return std::pair{s.path, std::uint32_t{0}}; });
+  sort_by_enum_order<SkipReason>(counts, skip_reason_name, 6);
+  return counts;
+}
+
+std::vector<const Kernel*> kernels_by_size(const ScanResult& result) {
+  std::vector<const Kernel*> kernels;
+  kernels.reserve(result.kernels.size());
+  for (const Kernel& kernel : result.kernels) {
+    kernels.push_back(&kernel);
+  }
+  std::stable_sort(kernels.begin(), kernels.end(), [](const Kernel* a, const Kernel* b) {
+    return a->lines_of_code > b->lines_of_code;
+  });
+  return kernels;
+}
+
+std::string_view context_name(BranchContext context) {
+  switch (context) {
+    case BranchContext::Neutral:
+      return "neutral";
+    case BranchContext::Hip:
+      return "hip";
+    case BranchContext::CudaDevice:
+      return "cuda_device";
+  }
+  return "neutral";
+}
+
+std::string_view launch_kind_name(LaunchKind kind) {
+  switch (kind) {
+    case LaunchKind::TripleChevron:
+      return "triple_chevron";
+    case LaunchKind::RuntimeApi:
+      return "runtime_api";
+    case LaunchKind::DriverApi:
+      return "driver_api";
+    case LaunchKind::Cooperative:
+      return "cooperative";
+    case LaunchKind::Cluster:
+      return "cluster";
+  }
+  return "triple_chevron";
+}
+
+std::string_view artifact_kind_name(ArtifactKind kind) {
+  switch (kind) {
+    case ArtifactKind::TensorRtEngine:
+      return "tensorrt_engine";
+    case ArtifactKind::Cubin:
+      return "cubin";
+    case ArtifactKind::Ptx:
+      return "ptx";
+    case ArtifactKind::Fatbin:
+      return "fatbin";
+    case ArtifactKind::EmbeddedCubin:
+      return "embedded_cubin";
+  }
+  return "cubin";
+}
+
+std::string_view amd_path_kind_name(AmdPathKind kind) {
+  switch (kind) {
+    case AmdPathKind::HipGuard:
+      return "hip_guard";
+    case AmdPathKind::VendorShimHeader:
+      return "vendor_shim_header";
+    case AmdPathKind::HipCMake:
+      return "hip_cmake";
+    case AmdPathKind::RocmImage:
+      return "rocm_image";
+    case AmdPathKind::RocmPackage:
+      return "rocm_package";
+    case AmdPathKind::AmdAsm:
+      return "amd_asm";
+  }
+  return "hip_guard";
+}
+
+std::string kernel_feature_tags(const KernelFeatures& features) {
+  std::string tags;
+  auto add = [&](std::string_view tag) {
+    if (!tags.empty()) {
+      tags.push_back(' ');
+    }
+    tags.append(tag);
+  };
+  if (!features.ptx_instructions.empty()) {
+    std::string ptx = "ptx(";
+    for (std::size_t i = 0; i < features.ptx_instructions.size() && i < 3; ++i) {
+      ptx += (i > 0 ? "," : "") + features.ptx_instructions[i];
+    }
+    ptx += features.ptx_instructions.size() > 3 ? ",…)" : ")";
+    add(ptx);
+  }
+  if (features.wmma) {
+    add("wmma");
+  }
+  if (features.mma_ptx) {
+    add("mma");
+  }
+  if (!features.warp_intrinsics.empty()) {
+    add("warp");
+  }
+  if (features.static_shared_bytes && *features.static_shared_bytes > 0) {
+    add("smem=" + std::to_string(*features.static_shared_bytes));
+  }
+  if (features.atomics) {
+    add("atomics");
+  }
+  if (features.textures) {
+    add("tex");
+  }
+  if (features.surfaces) {
+    add("surf");
+  }
+  if (features.cooperative_groups) {
+    add("coop");
+  }
+  if (features.dynamic_parallelism) {
+    add("dynpar");
+  }
+  return tags;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,67 @@
+// Groupings every writer shows (counts by tier, rule, reason, kind): grouping only, no analysis.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scan/rules/catalog.h"
+#include "scan/scan_result.h"
+
+namespace gpuport {
+
+inline constexpr std::size_t k_tier_count = 5;
+
+struct RuleCount {
+  const RuleInfo* rule = nullptr;
+  std::uint16_t index = 0;  // into rule_catalog()
+  std::uint64_t count = 0;
+};
+
+struct NameCount {
+  std::string name;
+  std::uint64_t count = 0;
+  std::string first_file;
+  std::uint32_t first_line = 0;
+};
+
+struct KernelTotals {
+  std::uint64_t kernels = 0;
+  std::uint64_t templated = 0;
+  std::uint64_t via_macro = 0;
+  std::uint64_t lines_of_code = 0;
+  std::uint64_t with_ptx = 0;
+  std::uint64_t with_wmma = 0;  // nvcuda::wmma or mma/wgmma/ldmatrix PTX
+  std::uint64_t with_warp_intrinsics = 0;
+};
+
+// The rule a finding points at; nullptr for an index outside the catalog.
+const RuleInfo* rule_of(const Finding& finding);
+
+std::array<std::uint64_t, k_tier_count> findings_by_tier(const ScanResult& result);
+std::optional<Tier> highest_tier(const ScanResult& result);
+// Sorted by tier (highest first), then count (largest first), then id.
+std::vector<RuleCount> findings_by_rule(const ScanResult& result);
+KernelTotals kernel_totals(const ScanResult& result);
+// Inline-PTX findings (ASM family, with a matched instruction) grouped by the instruction as the
+// rule reported it, largest first; the first position of each.
+std::vector<NameCount> ptx_sites_by_instruction(const ScanResult& result);
+// In the order of the enums; only kinds that occur.
+std::vector<NameCount> artifacts_by_kind(const ScanResult& result);
+std::vector<NameCount> amd_path_by_kind(const ScanResult& result);
+std::vector<NameCount> skipped_by_reason(const ScanResult& result);
+
+// Kernels in the order the reports list them: most lines of code first, then file and line.
+std::vector<const Kernel*> kernels_by_size(const ScanResult& result);
+
+std::string_view context_name(BranchContext context);   // "neutral", "hip", "cuda_device"
+std::string_view launch_kind_name(LaunchKind kind);     // "triple_chevron", ...
+std::string_view artifact_kind_name(ArtifactKind kind); // "tensorrt_engine", "cubin", ...
+std::string_view amd_path_kind_name(AmdPathKind kind);  // "hip_guard", ...
+// Short feature tags of a kernel for the text and Markdown lists: "ptx(mma.sync) wmma warp".
+std::string kernel_feature_tags(const KernelFeatures& features);
+
+}  // namespace gpuport

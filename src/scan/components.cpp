@@ -1,0 +1,75 @@
+// Groups findings by the component their rule names; adds a row for the kernels a repo owns.
+#include "scan/components.h"
+
+#include <algorithm>
+#include <map>
+
+#include "scan/rules/catalog.h"
+
+namespace gpuport {
+
+namespace {
+
+constexpr std::size_t k_max_evidence = 5;
+
+Component& row_for(std::map<std::string, Component, std::less<>>& rows, std::string_view name) {
+  auto it = rows.find(name);
+  if (it != rows.end()) {
+    return it->second;
+  }
+  Component component;
+  component.name = std::string(name);
+  if (const ComponentInfo* info = find_component(name)) {
+    component.amd_status = std::string(info->amd_status);
+    component.amd_equivalent = std::string(info->amd_equivalent);
+    component.cost = std::string(info->cost);
+  }
+  return rows.emplace(component.name, std::move(component)).first->second;
+}
+
+void add_evidence(Component& component, const std::string& file, std::uint32_t line) {
+  // Findings arrive sorted by file and line, so the first few are the earliest in the tree.
+  if (component.evidence.size() < k_max_evidence) {
+    component.evidence.push_back({file, line});
+  }
+}
+
+}  // namespace
+
+std::vector<Component> build_components(const ScanResult& result) {
+  std::map<std::string, Component, std::less<>> rows;
+  std::span<const RuleInfo> catalog = rule_catalog();
+  for (const Finding& finding : result.findings) {
+    const RuleInfo& rule = catalog[finding.rule];
+    Component& component = row_for(rows, rule.component);
+    component.layer = std::max(component.layer, rule.tier);
+    component.findings += 1;
+    component.effort_hours += rule.effort_hours;
+    add_evidence(component, finding.file, finding.line);
+  }
+  if (!result.kernels.empty()) {
+    Component& kernels = row_for(rows, k_custom_kernels_component);
+    kernels.layer = std::max(kernels.layer, Tier::Mechanical);
+    kernels.findings += static_cast<std::uint32_t>(result.kernels.size());
+    for (const Kernel& kernel : result.kernels) {
+      add_evidence(kernels, kernel.file, kernel.line);
+    }
+  }
+  std::vector<Component> table;
+  table.reserve(rows.size());
+  for (auto& [name, component] : rows) {
+    table.push_back(std::move(component));
+  }
+  std::stable_sort(table.begin(), table.end(), [](const Component& a, const Component& b) {
+    if (a.layer != b.layer) {
+      return a.layer > b.layer;
+    }
+    if (a.effort_hours != b.effort_hours) {
+      return a.effort_hours > b.effort_hours;
+    }
+    return a.name < b.name;
+  });
+  return table;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,57 @@
+// What one file contributes to a scan, and the analyzers that fill it, one per kind of file.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lex/config_reader.h"
+#include "lex/python_lexer.h"
+#include "lex/token.h"
+#include "scan/scan_result.h"
+
+namespace gpuport {
+
+struct FileAnalysis {
+  std::vector<Finding> findings;
+  std::vector<Kernel> kernels;
+  std::vector<LaunchSite> launches;
+  std::uint32_t template_instantiations = 0;  // explicit `template ...;` instantiations of kernels
+  std::vector<Artifact> artifacts;
+  std::vector<AmdPathSign> amd_path;
+  std::vector<FileWarning> warnings;
+  std::uint64_t lines = 0;
+  bool skip_lexing = false;  // set by the driver for embedded-binary sources
+
+  void clear() { *this = FileAnalysis{}; }
+};
+
+// Builds a finding at a token, filling line, column, excerpt and context.
+Finding make_finding(std::string_view rule_id, const std::string& path, const TokenStream& tokens,
+                     const Token& at, std::string detail = {});
+// Excerpt of a source line as the writers show it: trimmed, at most 160 bytes, valid UTF-8.
+std::string make_excerpt(std::string_view line);
+
+// C, C++ and CUDA sources: hazard rules, kernels, launch sites, embedded cubins, AMD-path signs.
+void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalysis& out);
+
+// True when a C/C++ file is mostly a byte array (a cubin or fatbin embedded as `0x..,` text):
+// such files are counted as artifacts and not lexed. Decided from the first few KiB.
+bool looks_like_embedded_binary(std::string_view source);
+// Records an embedded-binary source file (artifact + finding) without lexing it.
+void analyze_embedded_binary(const std::string& path, std::string_view source, FileAnalysis& out);
+
+// Python sources and notebook code cells: frameworks, packages, CUDA-only libraries.
+void analyze_python(const std::string& path, const TokenStream& tokens, const PythonFacts& facts,
+                    FileAnalysis& out);
+
+// CMake, packaging, Docker, shell and YAML files.
+void analyze_config(const std::string& path, Language language, std::span<const ConfigLine> lines,
+                    FileAnalysis& out);
+
+// Precompiled NVIDIA artifacts (engines, cubins, PTX, fatbins): counted, never lexed.
+void analyze_artifact(const std::string& path, std::uint64_t size, FileAnalysis& out);
+
+}  // namespace gpuport

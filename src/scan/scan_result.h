@@ -1,0 +1,141 @@
+// The values a scan produces: findings, the kernel inventory, components. Writers only read these.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lex/token.h"
+#include "scan/tier.h"
+#include "source/language.h"
+#include "source/walker.h"
+
+namespace gpuport {
+
+struct Finding {
+  std::uint16_t rule = 0;  // index into rule_catalog()
+  std::string file;        // relative to the scan root, '/'-separated
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string excerpt;  // the source line, trimmed, at most 160 bytes
+  std::string detail;   // what exactly matched: "ldmatrix.sync.aligned.m8n8.x4", "0xffffffff"
+  BranchContext context = BranchContext::Neutral;
+};
+
+struct KernelFeatures {
+  std::vector<std::string> ptx_instructions;  // distinct mnemonics, first-seen order
+  std::vector<std::string> warp_intrinsics;   // distinct: __shfl_xor_sync, __ballot_sync, ...
+  bool wmma = false;                          // nvcuda::wmma
+  bool mma_ptx = false;                       // mma/wgmma/ldmatrix PTX
+  std::optional<std::uint64_t> static_shared_bytes;  // sum of computable __shared__ arrays
+  bool atomics = false;
+  bool textures = false;
+  bool surfaces = false;
+  bool cooperative_groups = false;
+  bool dynamic_parallelism = false;  // launches from device code
+};
+
+struct Kernel {
+  std::string name;
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t lines_of_code = 0;  // body lines, braces included
+  bool is_template = false;
+  bool via_macro = false;  // __global__ inside a #define body
+  BranchContext context = BranchContext::Neutral;
+  KernelFeatures features;
+};
+
+enum class LaunchKind : std::uint8_t { TripleChevron, RuntimeApi, DriverApi, Cooperative, Cluster };
+
+struct LaunchSite {
+  std::string kernel;  // callee name as written (may be qualified or templated)
+  std::string file;
+  std::uint32_t line = 0;
+  LaunchKind kind = LaunchKind::TripleChevron;
+};
+
+// A file that only instantiates templated kernels (flash-attention style): no __global__,
+// but explicit instantiations or launches of templates defined elsewhere.
+struct InstantiationFile {
+  std::string file;
+  std::uint32_t instantiations = 0;
+};
+
+enum class ArtifactKind : std::uint8_t { TensorRtEngine, Cubin, Ptx, Fatbin, EmbeddedCubin };
+
+struct Artifact {
+  std::string file;
+  ArtifactKind kind = ArtifactKind::Cubin;
+  std::uint64_t bytes = 0;
+  std::uint32_t line = 0;  // for embedded arrays
+};
+
+struct Evidence {
+  std::string file;
+  std::uint32_t line = 0;
+};
+
+// One row of the portability table, aggregated from findings of rules naming this component.
+struct Component {
+  std::string name;
+  Tier layer = Tier::Framework;  // the highest tier among its findings
+  std::string amd_status;
+  std::string amd_equivalent;
+  std::string cost;
+  std::uint32_t findings = 0;
+  double effort_hours = 0;
+  std::vector<Evidence> evidence;  // first few, sorted
+};
+
+// Signs that the repository already has an AMD path.
+enum class AmdPathKind : std::uint8_t {
+  HipGuard,         // #if __HIP_PLATFORM_AMD__ / USE_ROCM ...
+  VendorShimHeader, // a header that #defines cuda* names to hip* names
+  HipCMake,         // enable_language(HIP), hip::host, roc::* targets
+  RocmImage,        // FROM rocm/...
+  RocmPackage,      // torch+rocm wheels, onnxruntime-migraphx, amdsmi
+  AmdAsm,           // AMDGCN inline asm / __builtin_amdgcn_*
+};
+
+struct AmdPathSign {
+  AmdPathKind kind = AmdPathKind::HipGuard;
+  std::string file;
+  std::uint32_t line = 0;
+  std::string detail;
+};
+
+struct FileWarning {
+  std::string file;
+  std::uint32_t line = 0;  // 0 when not about a position
+  std::uint32_t column = 0;
+  std::string message;
+};
+
+struct LanguageStats {
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t lines = 0;
+};
+
+struct ScanResult {
+  std::string root;
+  std::map<Language, LanguageStats> languages;
+  std::uint64_t files_scanned = 0;
+  std::uint64_t bytes_scanned = 0;
+  std::uint64_t ignored_entries = 0;
+  std::vector<Finding> findings;  // sorted by file, line, column, rule
+  std::vector<Kernel> kernels;    // sorted by file, line
+  std::vector<LaunchSite> launches;
+  std::vector<InstantiationFile> instantiation_files;
+  std::vector<Artifact> artifacts;
+  std::vector<Component> components;  // sorted by layer (highest first), then name
+  std::vector<AmdPathSign> amd_path;
+  std::vector<SkippedEntry> skipped;  // sorted by path
+  std::vector<FileWarning> warnings;
+  double seconds = 0;
+};
+
+}  // namespace gpuport

@@ -1,0 +1,246 @@
+// The scan driver: walk, read, lex, analyze on the same worker; merge and sort at the end.
+#include "scan/scanner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <tuple>
+
+#include "lex/config_reader.h"
+#include "lex/cuda_lexer.h"
+#include "lex/notebook.h"
+#include "lex/python_lexer.h"
+#include "scan/components.h"
+#include "scan/file_analysis.h"
+#include "scan/suppression.h"
+
+namespace gpuport {
+
+namespace {
+
+constexpr std::size_t k_binary_probe_bytes = 8192;
+
+std::uint64_t count_lines(std::string_view bytes) {
+  if (bytes.empty()) {
+    return 0;
+  }
+  auto lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  return bytes.back() == '\n' ? lines : lines + 1;
+}
+
+void add_lexer_warnings(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
+  for (const LexDiagnostic& diagnostic : tokens.diagnostics) {
+    out.warnings.push_back({path, diagnostic.line, diagnostic.column, diagnostic.message});
+  }
+}
+
+// Notebook findings point into the joined code; move them to the .ipynb lines they came from.
+void map_notebook_lines(const std::vector<std::uint32_t>& file_line, FileAnalysis& out) {
+  auto map = [&](std::uint32_t& line) {
+    if (line >= 1 && line <= file_line.size()) {
+      line = file_line[line - 1];
+    }
+  };
+  for (Finding& finding : out.findings) {
+    map(finding.line);
+  }
+  for (AmdPathSign& sign : out.amd_path) {
+    map(sign.line);
+  }
+  for (FileWarning& warning : out.warnings) {
+    map(warning.line);
+  }
+}
+
+void analyze_notebook(const std::string& path, std::string_view bytes, TokenStream& tokens,
+                      FileAnalysis& out) {
+  auto code = extract_notebook_code(bytes);
+  if (!code) {
+    out.warnings.push_back({path, code.error().line, code.error().column,
+                            "not a readable notebook: " + code.error().message});
+    return;
+  }
+  lex_python(code->python, tokens);
+  PythonFacts facts = extract_python_facts(tokens);
+  analyze_python(path, tokens, facts, out);
+  add_lexer_warnings(path, tokens, out);
+  map_notebook_lines(code->file_line, out);
+}
+
+template <typename T, typename Key>
+void sort_by(std::vector<T>& items, Key key) {
+  std::stable_sort(items.begin(), items.end(),
+                   [&](const T& a, const T& b) { return key(a) < key(b); });
+}
+
+void sort_result(ScanResult& result) {
+  sort_by(result.findings, [](const Finding& f) {
+    return std::tie(f.file, f.line, f.column, f.rule, f.detail);
+  });
+  sort_by(result.kernels, [](const Kernel& k) { return std::tie(k.file, k.line, k.name); });
+  sort_by(result.launches, [](const LaunchSite& l) { return std::tie(l.file, l.line, l.kernel); });
+  sort_by(result.instantiation_files, [](const InstantiationFile& i) { return std::tie(i.file); });
+  sort_by(result.artifacts, [](const Artifact& a) { return std::tie(a.file, a.line); });
+  sort_by(result.amd_path, [](const AmdPathSign& s) { return std::tie(s.file, s.line, s.detail); });
+  sort_by(result.skipped, [](const SkippedEntry& s) { return std::tie(s.path); });
+  sort_by(result.warnings, [](const FileWarning& w) {
+    return std::tie(w.file, w.line, w.column, w.message);
+  });
+}
+
+template <typename T>
+void append(std::vector<T>& to, std::vector<T>& from) {
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+// Collects the per-file results from every worker.
+class Collector {
+ public:
+  explicit Collector(ScanResult& result) : m_result(result) {}
+
+  void add_file(const DiscoveredFile& file, std::uint64_t bytes, FileAnalysis& analysis) {
+    std::lock_guard lock(m_mutex);
+    LanguageStats& stats = m_result.languages[file.language];
+    stats.files += 1;
+    stats.bytes += bytes;
+    stats.lines += analysis.lines;
+    m_result.files_scanned += 1;
+    m_result.bytes_scanned += bytes;
+    if (analysis.kernels.empty() && analysis.template_instantiations > 0 &&
+        (file.language == Language::Cuda || file.language == Language::Cpp)) {
+      m_result.instantiation_files.push_back({file.path, analysis.template_instantiations});
+    }
+    append(m_result.findings, analysis.findings);
+    append(m_result.kernels, analysis.kernels);
+    append(m_result.launches, analysis.launches);
+    append(m_result.artifacts, analysis.artifacts);
+    append(m_result.amd_path, analysis.amd_path);
+    append(m_result.warnings, analysis.warnings);
+  }
+
+  // A file no reader handles: counted under its language, never read.
+  void add_unread(const DiscoveredFile& file) {
+    std::lock_guard lock(m_mutex);
+    LanguageStats& stats = m_result.languages[file.language];
+    stats.files += 1;
+    stats.bytes += file.size;
+  }
+
+  void add_skip(SkippedEntry entry) {
+    std::lock_guard lock(m_mutex);
+    m_result.skipped.push_back(std::move(entry));
+  }
+
+  void add_warning(FileWarning warning) {
+    std::lock_guard lock(m_mutex);
+    m_result.warnings.push_back(std::move(warning));
+  }
+
+ private:
+  std::mutex m_mutex;
+  ScanResult& m_result;
+};
+
+}  // namespace
+
+void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis& out) {
+  // One token buffer per worker thread, reused: memory follows the largest file, not the tree.
+  thread_local TokenStream tokens;
+  Language language = detect_language(path);
+  out.lines = count_lines(bytes);
+  switch (language) {
+    case Language::Cuda:
+    case Language::Cpp:
+      if (looks_like_embedded_binary(bytes)) {
+        analyze_embedded_binary(path, bytes, out);
+        break;
+      }
+      lex_cuda(bytes, tokens);
+      analyze_cuda(path, tokens, out);
+      add_lexer_warnings(path, tokens, out);
+      break;
+    case Language::Python: {
+      lex_python(bytes, tokens);
+      PythonFacts facts = extract_python_facts(tokens);
+      analyze_python(path, tokens, facts, out);
+      add_lexer_warnings(path, tokens, out);
+      break;
+    }
+    case Language::Notebook:
+      analyze_notebook(path, bytes, tokens, out);
+      break;
+    case Language::CMake:
+    case Language::Packaging:
+    case Language::Docker:
+    case Language::Shell:
+    case Language::Yaml: {
+      std::vector<ConfigLine> lines = read_config_lines(bytes, language);
+      analyze_config(path, language, lines, out);
+      break;
+    }
+    case Language::Artifact:
+      analyze_artifact(path, bytes.size(), out);
+      break;
+    case Language::Other:
+      break;
+  }
+  tokens.clear();
+  apply_suppressions(bytes, out.findings);
+}
+
+tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& root,
+                                       const ScanOptions& options, ScanProgress* progress) {
+  auto started = std::chrono::steady_clock::now();
+  ScanResult result;
+  result.root = root;
+  Collector collector(result);
+
+  WalkCallbacks callbacks;
+  callbacks.on_file = [&](const DiscoveredFile& file) {
+    if (file.language == Language::Other) {
+      collector.add_unread(file);
+      return;
+    }
+    FileAnalysis analysis;
+    std::uint64_t bytes = file.size;
+    if (file.language == Language::Artifact) {
+      // Engines and cubins are counted by size; their bytes are never read.
+      analyze_artifact(file.path, file.size, analysis);
+    } else {
+      auto contents = fs.read(file.disk_path);
+      if (!contents) {
+        collector.add_skip({file.path, SkipReason::Unreadable, file.size, contents.error().message});
+        return;
+      }
+      std::string_view data = contents->bytes();
+      bytes = data.size();
+      if (looks_binary(data.substr(0, k_binary_probe_bytes))) {
+        collector.add_skip({file.path, SkipReason::Binary, bytes, "NUL byte in the first block"});
+        return;
+      }
+      analyze_file(file.path, data, analysis);
+    }
+    if (progress != nullptr) {
+      progress->files.fetch_add(1, std::memory_order_relaxed);
+      progress->bytes.fetch_add(bytes, std::memory_order_relaxed);
+    }
+    collector.add_file(file, bytes, analysis);
+  };
+  callbacks.on_skip = [&](const SkippedEntry& entry) { collector.add_skip(entry); };
+  callbacks.on_warning = [&](const IoError& error) {
+    collector.add_warning({error.path, 0, 0, error.message});
+  };
+
+  auto walked = walk_tree(fs, root, options.walk, callbacks);
+  if (!walked) {
+    return tl::unexpected(walked.error());
+  }
+  result.ignored_entries = walked->ignored;
+  sort_result(result);
+  result.components = build_components(result);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace gpuport

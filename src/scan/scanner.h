@@ -1,0 +1,36 @@
+// Drives a scan: walks the tree, reads and lexes each file on the worker that found it, runs the
+// analyzers, and merges the per-file results into one sorted ScanResult.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include <tl/expected.hpp>
+
+#include "scan/scan_result.h"
+#include "source/file_system.h"
+#include "source/walker.h"
+
+namespace gpuport {
+
+struct ScanOptions {
+  WalkOptions walk;
+};
+
+// Counters the CLI polls to draw a progress line; updated by the workers.
+struct ScanProgress {
+  std::atomic<std::uint64_t> files{0};
+  std::atomic<std::uint64_t> bytes{0};
+};
+
+// Fails only when the root cannot be read; everything below it becomes warnings or skips.
+tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& root,
+                                       const ScanOptions& options,
+                                       ScanProgress* progress = nullptr);
+
+// Runs the analyzer for one file's bytes (used by scan(), the tests and the fuzzers).
+// `path` decides the language. Applies gpuport-ignore suppressions.
+void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis& out);
+
+}  // namespace gpuport

@@ -1,0 +1,451 @@
+// The disk and in-memory implementations of FileSystem, and the FileContents byte holder.
+#include "source/file_system.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+namespace gpuport {
+namespace {
+
+// Files at least this large are mapped instead of read into a heap buffer.
+constexpr std::size_t k_mmap_threshold = 64 * 1024;
+// How many symlinks one memory path lookup may pass through (like Linux's MAXSYMLINKS).
+constexpr int k_max_symlink_depth = 40;
+
+IoError error_from_errno(const std::string& path, int error) {
+  return IoError{path, std::strerror(error)};
+}
+
+EntryType type_from_mode(mode_t mode) {
+  if (S_ISREG(mode)) {
+    return EntryType::File;
+  }
+  if (S_ISDIR(mode)) {
+    return EntryType::Directory;
+  }
+  if (S_ISLNK(mode)) {
+    return EntryType::Symlink;
+  }
+  return EntryType::Other;
+}
+
+// Closes a descriptor on every return path.
+class FdGuard {
+ public:
+  explicit FdGuard(int fd) : m_fd(fd) {}
+  FdGuard(const FdGuard&) = delete;
+  FdGuard& operator=(const FdGuard&) = delete;
+  ~FdGuard() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+  }
+  int get() const { return m_fd; }
+
+ private:
+  int m_fd;
+};
+
+// Reads until end of file; `expected_size` only sizes the first allocation.
+tl::expected<std::string, int> read_all(int fd, std::size_t expected_size) {
+  std::string buffer;
+  buffer.resize(expected_size + 1);
+  std::size_t used = 0;
+  for (;;) {
+    if (used == buffer.size()) {
+      buffer.resize(buffer.size() * 2 + 4096);
+    }
+    const ssize_t got = ::read(fd, buffer.data() + used, buffer.size() - used);
+    if (got < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return tl::unexpected(errno);
+    }
+    if (got == 0) {
+      break;
+    }
+    used += static_cast<std::size_t>(got);
+  }
+  buffer.resize(used);
+  return buffer;
+}
+
+// Splits "a//b/./c/" into its components.
+std::vector<std::string_view> split_path(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) {
+      end = path.size();
+    }
+    const std::string_view part = path.substr(start, end - start);
+    if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::string join_parts(const std::vector<std::string_view>& parts, std::size_t count) {
+  std::string joined;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i > 0) {
+      joined += '/';
+    }
+    joined += parts[i];
+  }
+  return joined;
+}
+
+std::string normalize(std::string_view path) {
+  const std::vector<std::string_view> parts = split_path(path);
+  return join_parts(parts, parts.size());
+}
+
+enum class FollowLast : std::uint8_t { Yes, No };
+
+struct Resolved {
+  std::string path;  // canonical key in the node map; "" is the memory root
+  int error = 0;     // ENOENT, ENOTDIR or ELOOP when the lookup failed
+};
+
+// Walks `path` one component at a time, replacing symlinks by their targets. Relative targets are
+// resolved against the link's directory, absolute ones against the memory root.
+template <typename Nodes>
+Resolved resolve_in(const Nodes& nodes, std::string_view path, FollowLast follow_last,
+                    int& budget) {
+  std::vector<std::string> pending;  // components still to walk, in reverse order
+  const std::vector<std::string_view> parts = split_path(path);
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    pending.emplace_back(*it);
+  }
+  std::vector<std::string> done;  // components of the resolved prefix
+  while (!pending.empty()) {
+    std::string part = std::move(pending.back());
+    pending.pop_back();
+    if (part == "..") {
+      if (!done.empty()) {
+        done.pop_back();
+      }
+      continue;
+    }
+    std::string candidate;
+    for (const std::string& d : done) {
+      candidate += d;
+      candidate += '/';
+    }
+    candidate += part;
+    const auto found = nodes.find(candidate);
+    if (found == nodes.end()) {
+      return Resolved{{}, ENOENT};
+    }
+    const bool last = pending.empty();
+    if (found->second.type == EntryType::Symlink && (!last || follow_last == FollowLast::Yes)) {
+      if (--budget < 0) {
+        return Resolved{{}, ELOOP};
+      }
+      const std::string& target = found->second.contents;
+      if (!target.empty() && target.front() == '/') {
+        done.clear();
+      }
+      const std::vector<std::string_view> target_parts = split_path(target);
+      for (auto it = target_parts.rbegin(); it != target_parts.rend(); ++it) {
+        pending.emplace_back(*it);
+      }
+      continue;
+    }
+    if (!last && found->second.type != EntryType::Directory) {
+      return Resolved{{}, ENOTDIR};
+    }
+    done.push_back(std::move(part));
+  }
+  std::string joined;
+  for (const std::string& d : done) {
+    if (!joined.empty()) {
+      joined += '/';
+    }
+    joined += d;
+  }
+  return Resolved{std::move(joined), 0};
+}
+
+}  // namespace
+
+// ---- FileContents ---------------------------------------------------------------------------
+
+FileContents FileContents::from_string(std::string bytes) {
+  FileContents contents;
+  contents.m_buffer = std::move(bytes);
+  contents.m_view = contents.m_buffer;
+  return contents;
+}
+
+FileContents FileContents::from_mapping(void* address, std::size_t size) {
+  FileContents contents;
+  contents.m_mapping = address;
+  contents.m_mapping_size = size;
+  contents.m_view = std::string_view(static_cast<const char*>(address), size);
+  return contents;
+}
+
+FileContents::FileContents(FileContents&& other) noexcept { *this = std::move(other); }
+
+FileContents& FileContents::operator=(FileContents&& other) noexcept {
+  if (this == &other) {
+    return *this;
+  }
+  release();
+  m_buffer = std::move(other.m_buffer);
+  m_mapping = std::exchange(other.m_mapping, nullptr);
+  m_mapping_size = std::exchange(other.m_mapping_size, 0);
+  // A moved std::string may live in its small buffer, so the view is rebuilt, never copied.
+  m_view = m_mapping != nullptr
+               ? std::string_view(static_cast<const char*>(m_mapping), m_mapping_size)
+               : std::string_view(m_buffer);
+  other.m_buffer.clear();
+  other.m_view = {};
+  return *this;
+}
+
+FileContents::~FileContents() { release(); }
+
+void FileContents::release() {
+  if (m_mapping != nullptr) {
+    ::munmap(m_mapping, m_mapping_size);
+    m_mapping = nullptr;
+    m_mapping_size = 0;
+  }
+  m_buffer.clear();
+  m_view = {};
+}
+
+// ---- DiskFileSystem -------------------------------------------------------------------------
+
+tl::expected<std::vector<DirEntry>, IoError> DiskFileSystem::list_directory(
+    const std::string& path) const {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) {
+    return tl::unexpected(error_from_errno(path, errno));
+  }
+  std::vector<DirEntry> entries;
+  for (;;) {
+    errno = 0;
+    const dirent* entry = ::readdir(dir);
+    if (entry == nullptr) {
+      const int error = errno;
+      if (error != 0) {
+        ::closedir(dir);
+        return tl::unexpected(error_from_errno(path, error));
+      }
+      break;
+    }
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") {
+      continue;
+    }
+    DirEntry out;
+    out.name = std::string(name);
+    switch (entry->d_type) {
+      case DT_REG:
+        out.type = EntryType::File;
+        break;
+      case DT_DIR:
+        out.type = EntryType::Directory;
+        break;
+      case DT_LNK:
+        out.type = EntryType::Symlink;
+        break;
+      case DT_UNKNOWN: {
+        struct stat st {};
+        if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+          out.type = type_from_mode(st.st_mode);
+        }
+        break;
+      }
+      default:
+        out.type = EntryType::Other;
+        break;
+    }
+    entries.push_back(std::move(out));
+  }
+  ::closedir(dir);
+  return entries;
+}
+
+tl::expected<FileStatus, IoError> DiskFileSystem::status(const std::string& path,
+                                                         bool follow) const {
+  struct stat st {};
+  const int rc = follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st);
+  if (rc != 0) {
+    return tl::unexpected(error_from_errno(path, errno));
+  }
+  FileStatus status;
+  status.type = type_from_mode(st.st_mode);
+  status.size = static_cast<std::uint64_t>(st.st_size);
+  status.device = static_cast<std::uint64_t>(st.st_dev);
+  status.inode = static_cast<std::uint64_t>(st.st_ino);
+  return status;
+}
+
+tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path) const {
+  const FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  if (fd.get() < 0) {
+    return tl::unexpected(error_from_errno(path, errno));
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) {
+    return tl::unexpected(error_from_errno(path, errno));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return tl::unexpected(error_from_errno(path, EISDIR));
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (S_ISREG(st.st_mode) && size >= k_mmap_threshold) {
+    void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+    if (address != MAP_FAILED) {
+      ::madvise(address, size, MADV_SEQUENTIAL);
+      return FileContents::from_mapping(address, size);
+    }
+    // Some file systems cannot map; reading still works.
+  }
+  auto bytes = read_all(fd.get(), S_ISREG(st.st_mode) ? size : 0);
+  if (!bytes) {
+    return tl::unexpected(error_from_errno(path, bytes.error()));
+  }
+  return FileContents::from_string(std::move(*bytes));
+}
+
+// ---- MemoryFileSystem -----------------------------------------------------------------------
+
+void MemoryFileSystem::add_directory(const std::string& path) {
+  const std::vector<std::string_view> parts = split_path(path);
+  for (std::size_t i = 1; i <= parts.size(); ++i) {
+    const std::string prefix = join_parts(parts, i);
+    auto [it, inserted] = m_nodes.try_emplace(prefix);
+    if (inserted) {
+      it->second.type = EntryType::Directory;
+      it->second.inode = m_next_inode++;
+    }
+  }
+}
+
+void MemoryFileSystem::add_file(const std::string& path, std::string contents) {
+  const std::vector<std::string_view> parts = split_path(path);
+  if (parts.empty()) {
+    return;
+  }
+  add_directory(join_parts(parts, parts.size() - 1));
+  Node& node = m_nodes[join_parts(parts, parts.size())];
+  node.type = EntryType::File;
+  node.contents = std::move(contents);
+  node.inode = m_next_inode++;
+}
+
+void MemoryFileSystem::add_symlink(const std::string& path, const std::string& target) {
+  const std::vector<std::string_view> parts = split_path(path);
+  if (parts.empty()) {
+    return;
+  }
+  add_directory(join_parts(parts, parts.size() - 1));
+  Node& node = m_nodes[join_parts(parts, parts.size())];
+  node.type = EntryType::Symlink;
+  node.contents = target;
+  node.inode = m_next_inode++;
+}
+
+void MemoryFileSystem::make_unreadable(const std::string& path) {
+  const auto found = m_nodes.find(normalize(path));
+  if (found != m_nodes.end()) {
+    found->second.unreadable = true;
+  }
+}
+
+std::string MemoryFileSystem::resolve(const std::string& path, int depth) const {
+  int budget = depth;
+  return resolve_in(m_nodes, path, FollowLast::Yes, budget).path;
+}
+
+tl::expected<std::vector<DirEntry>, IoError> MemoryFileSystem::list_directory(
+    const std::string& path) const {
+  int budget = k_max_symlink_depth;
+  const Resolved resolved = resolve_in(m_nodes, path, FollowLast::Yes, budget);
+  if (resolved.error != 0) {
+    return tl::unexpected(error_from_errno(path, resolved.error));
+  }
+  if (!resolved.path.empty()) {
+    const auto found = m_nodes.find(resolved.path);
+    if (found->second.type != EntryType::Directory) {
+      return tl::unexpected(error_from_errno(path, ENOTDIR));
+    }
+    if (found->second.unreadable) {
+      return tl::unexpected(error_from_errno(path, EACCES));
+    }
+  }
+  const std::string prefix = resolved.path.empty() ? std::string() : resolved.path + "/";
+  std::vector<DirEntry> entries;
+  for (auto it = m_nodes.lower_bound(prefix); it != m_nodes.end(); ++it) {
+    const std::string& key = it->first;
+    if (key.compare(0, prefix.size(), prefix) != 0) {
+      break;
+    }
+    const std::string_view rest = std::string_view(key).substr(prefix.size());
+    if (rest.empty() || rest.find('/') != std::string_view::npos) {
+      continue;
+    }
+    entries.push_back(DirEntry{std::string(rest), it->second.type});
+  }
+  return entries;
+}
+
+tl::expected<FileStatus, IoError> MemoryFileSystem::status(const std::string& path,
+                                                           bool follow) const {
+  int budget = k_max_symlink_depth;
+  const Resolved resolved =
+      resolve_in(m_nodes, path, follow ? FollowLast::Yes : FollowLast::No, budget);
+  if (resolved.error != 0) {
+    return tl::unexpected(error_from_errno(path, resolved.error));
+  }
+  FileStatus status;
+  status.device = 1;
+  if (resolved.path.empty()) {
+    status.type = EntryType::Directory;  // the memory root
+    return status;
+  }
+  const Node& node = m_nodes.find(resolved.path)->second;
+  status.type = node.type;
+  status.size = node.type == EntryType::Directory ? 0 : node.contents.size();
+  status.inode = node.inode;
+  return status;
+}
+
+tl::expected<FileContents, IoError> MemoryFileSystem::read(const std::string& path) const {
+  int budget = k_max_symlink_depth;
+  const Resolved resolved = resolve_in(m_nodes, path, FollowLast::Yes, budget);
+  if (resolved.error != 0) {
+    return tl::unexpected(error_from_errno(path, resolved.error));
+  }
+  if (resolved.path.empty()) {
+    return tl::unexpected(error_from_errno(path, EISDIR));
+  }
+  const Node& node = m_nodes.find(resolved.path)->second;
+  if (node.type == EntryType::Directory) {
+    return tl::unexpected(error_from_errno(path, EISDIR));
+  }
+  if (node.unreadable) {
+    return tl::unexpected(error_from_errno(path, EACCES));
+  }
+  return FileContents::from_string(node.contents);
+}
+
+}  // namespace gpuport

@@ -1,0 +1,100 @@
+// The small interface every file access goes through, so tests can build trees in memory.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tl/expected.hpp>
+
+namespace gpuport {
+
+enum class EntryType : std::uint8_t { File, Directory, Symlink, Other };
+
+struct DirEntry {
+  std::string name;
+  EntryType type = EntryType::Other;  // as lstat sees it
+};
+
+struct FileStatus {
+  EntryType type = EntryType::Other;
+  std::uint64_t size = 0;
+  std::uint64_t device = 0;  // device and inode identify a directory for loop detection
+  std::uint64_t inode = 0;
+};
+
+struct IoError {
+  std::string path;
+  std::string message;  // strerror-style: "Permission denied", "No such file or directory"
+};
+
+// Bytes of one file: a read-only mapping or a heap buffer. Move-only.
+class FileContents {
+ public:
+  FileContents() = default;
+  static FileContents from_string(std::string bytes);
+  static FileContents from_mapping(void* address, std::size_t size);
+  FileContents(FileContents&& other) noexcept;
+  FileContents& operator=(FileContents&& other) noexcept;
+  FileContents(const FileContents&) = delete;
+  FileContents& operator=(const FileContents&) = delete;
+  ~FileContents();
+
+  std::string_view bytes() const { return m_view; }
+
+ private:
+  void release();
+  std::string m_buffer;
+  void* m_mapping = nullptr;
+  std::size_t m_mapping_size = 0;
+  std::string_view m_view;
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+  virtual tl::expected<std::vector<DirEntry>, IoError> list_directory(
+      const std::string& path) const = 0;
+  // follow == false behaves like lstat.
+  virtual tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const = 0;
+  virtual tl::expected<FileContents, IoError> read(const std::string& path) const = 0;
+};
+
+// The real disk: opendir/lstat/stat, mmap for files above a small size.
+class DiskFileSystem final : public FileSystem {
+ public:
+  tl::expected<std::vector<DirEntry>, IoError> list_directory(
+      const std::string& path) const override;
+  tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const override;
+  tl::expected<FileContents, IoError> read(const std::string& path) const override;
+};
+
+// A tree in memory for tests. Paths use '/', e.g. "repo/src/a.cu".
+class MemoryFileSystem final : public FileSystem {
+ public:
+  void add_file(const std::string& path, std::string contents);
+  void add_directory(const std::string& path);
+  void add_symlink(const std::string& path, const std::string& target);
+  void make_unreadable(const std::string& path);
+
+  tl::expected<std::vector<DirEntry>, IoError> list_directory(
+      const std::string& path) const override;
+  tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const override;
+  tl::expected<FileContents, IoError> read(const std::string& path) const override;
+
+ private:
+  struct Node {
+    EntryType type = EntryType::Directory;
+    std::string contents;  // file bytes or symlink target
+    bool unreadable = false;
+    std::uint64_t inode = 0;
+  };
+  std::string resolve(const std::string& path, int depth) const;
+  std::map<std::string, Node> m_nodes;
+  std::uint64_t m_next_inode = 1;
+};
+
+}  // namespace gpuport

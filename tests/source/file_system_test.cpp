@@ -1,0 +1,186 @@
+// Tests for DiskFileSystem, MemoryFileSystem and FileContents.
+#include "source/file_system.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "temp_dir.h"
+
+namespace gpuport {
+namespace {
+
+using gpuport::testing::TempDir;
+
+std::vector<std::string> names(const std::vector<DirEntry>& entries) {
+  std::vector<std::string> out;
+  for (const DirEntry& entry : entries) {
+    out.push_back(entry.name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(FileContents, SmallStringSurvivesMoves) {
+  FileContents first = FileContents::from_string("tiny");
+  FileContents second = std::move(first);
+  EXPECT_EQ(second.bytes(), "tiny");
+  EXPECT_TRUE(first.bytes().empty());  // NOLINT(bugprone-use-after-move): defined as empty
+  FileContents third;
+  third = std::move(second);
+  EXPECT_EQ(third.bytes(), "tiny");
+}
+
+TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
+  TempDir dir;
+  const std::string small = "__global__ void k() {}\n";
+  std::string large(200 * 1024, 'x');
+  large[123456] = 'Y';
+  dir.write("small.cu", small);
+  dir.write("large.cu", large);
+  dir.write("empty.cu", "");
+  DiskFileSystem fs;
+  auto read_small = fs.read(dir.str() + "/small.cu");
+  ASSERT_TRUE(read_small.has_value());
+  EXPECT_EQ(read_small->bytes(), small);
+  auto read_large = fs.read(dir.str() + "/large.cu");
+  ASSERT_TRUE(read_large.has_value());
+  EXPECT_EQ(read_large->bytes().size(), large.size());
+  EXPECT_EQ(read_large->bytes()[123456], 'Y');
+  FileContents moved = std::move(*read_large);
+  EXPECT_EQ(moved.bytes(), large);
+  auto read_empty = fs.read(dir.str() + "/empty.cu");
+  ASSERT_TRUE(read_empty.has_value());
+  EXPECT_TRUE(read_empty->bytes().empty());
+}
+
+TEST(DiskFileSystem, ErrorsCarryPathAndStrerrorText) {
+  TempDir dir;
+  DiskFileSystem fs;
+  const std::string missing = dir.str() + "/missing.cu";
+  auto read = fs.read(missing);
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().path, missing);
+  EXPECT_EQ(read.error().message, "No such file or directory");
+  auto listed = fs.list_directory(missing);
+  ASSERT_FALSE(listed.has_value());
+  EXPECT_EQ(listed.error().message, "No such file or directory");
+  auto status = fs.status(missing, false);
+  ASSERT_FALSE(status.has_value());
+  EXPECT_EQ(status.error().message, "No such file or directory");
+  auto directory = fs.read(dir.str());
+  ASSERT_FALSE(directory.has_value());
+  EXPECT_EQ(directory.error().message, "Is a directory");
+}
+
+TEST(DiskFileSystem, ListsAndStatsEntries) {
+  TempDir dir;
+  dir.write("a.cu", "abc");
+  dir.write("sub/b.py", "");
+  std::filesystem::create_symlink("a.cu", dir.path() / "link");
+  DiskFileSystem fs;
+  auto entries = fs.list_directory(dir.str());
+  ASSERT_TRUE(entries.has_value());
+  EXPECT_EQ(names(*entries), (std::vector<std::string>{"a.cu", "link", "sub"}));
+  for (const DirEntry& entry : *entries) {
+    if (entry.name == "a.cu") {
+      EXPECT_EQ(entry.type, EntryType::File);
+    } else if (entry.name == "link") {
+      EXPECT_EQ(entry.type, EntryType::Symlink);
+    } else {
+      EXPECT_EQ(entry.type, EntryType::Directory);
+    }
+  }
+  auto link = fs.status(dir.str() + "/link", false);
+  ASSERT_TRUE(link.has_value());
+  EXPECT_EQ(link->type, EntryType::Symlink);
+  auto target = fs.status(dir.str() + "/link", true);
+  ASSERT_TRUE(target.has_value());
+  EXPECT_EQ(target->type, EntryType::File);
+  EXPECT_EQ(target->size, 3u);
+}
+
+TEST(MemoryFileSystem, ParentsAreCreatedImplicitly) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/src/a.cu", "k");
+  fs.add_directory("repo/empty");
+  auto root = fs.list_directory("repo");
+  ASSERT_TRUE(root.has_value());
+  EXPECT_EQ(names(*root), (std::vector<std::string>{"empty", "src"}));
+  auto src = fs.status("repo/src", false);
+  ASSERT_TRUE(src.has_value());
+  EXPECT_EQ(src->type, EntryType::Directory);
+  auto file = fs.status("repo/src/a.cu", false);
+  ASSERT_TRUE(file.has_value());
+  EXPECT_EQ(file->size, 1u);
+  EXPECT_NE(file->inode, src->inode);
+  auto missing = fs.read("repo/nope");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().message, "No such file or directory");
+  auto not_dir = fs.list_directory("repo/src/a.cu");
+  ASSERT_FALSE(not_dir.has_value());
+  EXPECT_EQ(not_dir.error().message, "Not a directory");
+}
+
+TEST(MemoryFileSystem, SymlinksResolveRelativeAndAbsolute) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/src/a.cu", "kernel");
+  fs.add_symlink("repo/rel", "src/a.cu");
+  fs.add_symlink("repo/up/dir_link", "../src");
+  fs.add_symlink("repo/abs", "/repo/src/a.cu");
+  auto rel = fs.read("repo/rel");
+  ASSERT_TRUE(rel.has_value());
+  EXPECT_EQ(rel->bytes(), "kernel");
+  auto abs = fs.read("repo/abs");
+  ASSERT_TRUE(abs.has_value());
+  EXPECT_EQ(abs->bytes(), "kernel");
+  auto through_dir = fs.read("repo/up/dir_link/a.cu");
+  ASSERT_TRUE(through_dir.has_value());
+  EXPECT_EQ(through_dir->bytes(), "kernel");
+  auto listed = fs.list_directory("repo/up/dir_link");
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(names(*listed), (std::vector<std::string>{"a.cu"}));
+  auto lstat = fs.status("repo/rel", false);
+  ASSERT_TRUE(lstat.has_value());
+  EXPECT_EQ(lstat->type, EntryType::Symlink);
+  auto stat = fs.status("repo/rel", true);
+  ASSERT_TRUE(stat.has_value());
+  EXPECT_EQ(stat->type, EntryType::File);
+  EXPECT_EQ(stat->size, 6u);
+}
+
+TEST(MemoryFileSystem, SymlinkCyclesEndWithLoopError) {
+  MemoryFileSystem fs;
+  fs.add_symlink("repo/a", "b");
+  fs.add_symlink("repo/b", "a");
+  auto status = fs.status("repo/a", true);
+  ASSERT_FALSE(status.has_value());
+  EXPECT_EQ(status.error().message, "Too many levels of symbolic links");
+  auto read = fs.read("repo/a");
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().message, "Too many levels of symbolic links");
+}
+
+TEST(MemoryFileSystem, UnreadableMarksGivePermissionDenied) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/locked/a.cu", "x");
+  fs.add_file("repo/secret.cu", "y");
+  fs.make_unreadable("repo/locked");
+  fs.make_unreadable("repo/secret.cu");
+  auto listed = fs.list_directory("repo/locked");
+  ASSERT_FALSE(listed.has_value());
+  EXPECT_EQ(listed.error().message, "Permission denied");
+  auto read = fs.read("repo/secret.cu");
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().message, "Permission denied");
+  EXPECT_TRUE(fs.status("repo/locked", false).has_value());
+}
+
+}  // namespace
+}  // namespace gpuport
