@@ -14,7 +14,9 @@
 namespace gpuport {
 namespace {
 
-IoError error_for(const std::string& path, int error) { return IoError{path, std::strerror(error)}; }
+IoError error_for(const std::string& path, int error) {
+  return IoError{path, std::strerror(error)};
+}
 
 std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');

@@ -199,7 +199,9 @@ FileContents FileContents::from_mapping(void* address, std::size_t size) {
   return contents;
 }
 
-FileContents::FileContents(FileContents&& other) noexcept { *this = std::move(other); }
+FileContents::FileContents(FileContents&& other) noexcept {
+  *this = std::move(other);
+}
 
 FileContents& FileContents::operator=(FileContents&& other) noexcept {
   if (this == &other) {
@@ -218,7 +220,9 @@ FileContents& FileContents::operator=(FileContents&& other) noexcept {
   return *this;
 }
 
-FileContents::~FileContents() { release(); }
+FileContents::~FileContents() {
+  release();
+}
 
 void FileContents::release() {
   if (m_mapping != nullptr) {

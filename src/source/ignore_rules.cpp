@@ -144,23 +144,29 @@ bool Glob::compile(std::string_view pattern, Glob& out) {
   std::size_t i = 0;
   while (i < pattern.size()) {
     const char c = pattern[i];
-    const bool segment_start = i == 0 || pattern[i - 1] == '/';
-    if (c == '*' && segment_start && i + 1 < pattern.size() && pattern[i + 1] == '*' &&
-        (i + 2 == pattern.size() || pattern[i + 2] == '/')) {
-      if (i + 2 == pattern.size()) {
-        out.m_tokens.push_back(Token{Kind::DoubleStarAll, 0, 0});
-        i += 2;
-      } else {
-        out.m_tokens.push_back(Token{Kind::DoubleStarSlash, 0, 0});
-        i += 3;
-      }
-      continue;
-    }
     if (c == '*') {
-      if (out.m_tokens.empty() || out.m_tokens.back().kind != Kind::Star) {
-        out.m_tokens.push_back(Token{Kind::Star, 0, 0});
+      std::size_t end = i;
+      while (end < pattern.size() && pattern[end] == '*') {
+        ++end;
       }
-      ++i;
+      // Two or more stars that make up a whole path component are "**" (as git's wildmatch
+      // does); any other run of stars is one '*'.
+      const bool whole_component =
+          (i == 0 || pattern[i - 1] == '/') && (end == pattern.size() || pattern[end] == '/');
+      if (end - i >= 2 && whole_component) {
+        if (end == pattern.size()) {
+          out.m_tokens.push_back(Token{Kind::DoubleStarAll, 0, 0});
+          i = end;
+        } else {
+          out.m_tokens.push_back(Token{Kind::DoubleStarSlash, 0, 0});
+          i = end + 1;
+        }
+      } else {
+        if (out.m_tokens.empty() || out.m_tokens.back().kind != Kind::Star) {
+          out.m_tokens.push_back(Token{Kind::Star, 0, 0});
+        }
+        i = end;
+      }
       continue;
     }
     if (c == '?') {

@@ -26,7 +26,7 @@ class Glob {
   enum class Kind : std::uint8_t { Literal, AnyChar, Star, Class, DoubleStarSlash, DoubleStarAll };
   struct Token {
     Kind kind = Kind::Literal;
-    char ch = 0;                   // Literal
+    char ch = 0;                    // Literal
     std::uint16_t class_index = 0;  // Class
   };
   std::size_t parse_class(std::string_view pattern, std::size_t open);

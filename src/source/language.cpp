@@ -7,7 +7,9 @@
 namespace gpuport {
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // ASCII case-insensitive comparisons; `expected` is always lowercase.
 bool iequals(std::string_view text, std::string_view expected) {

@@ -41,7 +41,9 @@ std::string join(const std::string& directory, const std::string& name) {
   return directory + "/" + name;
 }
 
-bool is_loop_error(const IoError& error) { return error.message == std::strerror(ELOOP); }
+bool is_loop_error(const IoError& error) {
+  return error.message == std::strerror(ELOOP);
+}
 
 class Walk {
  public:

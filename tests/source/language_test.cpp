@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 namespace gpuport {
@@ -71,7 +72,14 @@ INSTANTIATE_TEST_SUITE_P(Names, LanguageTable, ::testing::Values(
     Case{"model.py.jinja", Language::Other},
     Case{"weird.", Language::Other},
     Case{"", Language::Other},
-    Case{"dir.cu/", Language::Other}));
+    Case{"dir.cu/", Language::Other}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name = std::to_string(info.index) + "_";
+      for (const char c : std::string(info.param.path)) {
+        name += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
+      }
+      return name;
+    });
 // clang-format on
 
 TEST(LanguageName, GivesShortLowercaseNames) {

@@ -14,9 +14,9 @@ class TempDir {
  public:
   TempDir() {
     static std::atomic<int> counter{0};
-    m_path = std::filesystem::temp_directory_path() /
-             ("gpuport-source-test-" + std::to_string(::getpid()) + "-" +
-              std::to_string(counter++));
+    m_path =
+        std::filesystem::temp_directory_path() /
+        ("gpuport-source-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     std::filesystem::remove_all(m_path);
     std::filesystem::create_directories(m_path);
   }

@@ -24,8 +24,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("masked_softmax", &serving::masked_softmax, "Row softmax with additive mask",
         py::arg("scores"), py::arg("mask"));
   m.def("dequant_int4", &serving::dequant_int4,
-        "int4 -> bf16 dequantization (inline asm fast path on sm_80 and newer)",
-        py::arg("packed"), py::arg("scales"), py::arg("group") = 128);
+        "int4 -> bf16 dequantization (inline asm fast path on sm_80 and newer)", py::arg("packed"),
+        py::arg("scales"), py::arg("group") = 128);
   m.def("rotary_embedding", &serving::rotary_embedding, "In-place rotary embedding of q and k",
         py::arg("q"), py::arg("k"), py::arg("positions"), py::arg("cos_sin_cache"));
   m.def("linear_bf16", &serving::linear_bf16, "bf16 linear layer via cublasGemmEx", py::arg("x"),

@@ -12,14 +12,14 @@
 // Every __global__ kernel in this directory takes its stream from PyTorch, never the legacy
 // default stream, so CUDA graphs captured by torch.compile stay valid.
 
-#define SERVING_CUDA_CHECK(expr)                                                          \
-  do {                                                                                    \
-    cudaError_t err__ = (expr);                                                           \
-    if (err__ != cudaSuccess) {                                                           \
+#define SERVING_CUDA_CHECK(expr)                                                            \
+  do {                                                                                      \
+    cudaError_t err__ = (expr);                                                             \
+    if (err__ != cudaSuccess) {                                                             \
       std::fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(err__), __FILE__, \
-                   __LINE__);                                                             \
-      std::abort();                                                                       \
-    }                                                                                     \
+                   __LINE__);                                                               \
+      std::abort();                                                                         \
+    }                                                                                       \
   } while (0)
 
 namespace serving {
@@ -28,9 +28,15 @@ namespace serving {
 constexpr int kWarpSize = 32;
 constexpr int kMaxThreads = 256;
 
-__device__ __forceinline__ float to_float(float v) { return v; }
-__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
-__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float to_float(float v) {
+  return v;
+}
+__device__ __forceinline__ float to_float(__half v) {
+  return __half2float(v);
+}
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
 
 template <typename T>
 __device__ __forceinline__ T from_float(float v);
@@ -54,6 +60,8 @@ inline int threads_for_row(int cols) {
   return threads > kMaxThreads ? kMaxThreads : threads;
 }
 
-inline int ceil_div(int64_t a, int64_t b) { return static_cast<int>((a + b - 1) / b); }
+inline int ceil_div(int64_t a, int64_t b) {
+  return static_cast<int>((a + b - 1) / b);
+}
 
 }  // namespace serving

@@ -28,8 +28,12 @@ inline bool host_has_avx512f() {
   return (r[1] >> 16) & 1u;
 }
 #else
-inline bool host_has_avx2() { return false; }
-inline bool host_has_avx512f() { return false; }
+inline bool host_has_avx2() {
+  return false;
+}
+inline bool host_has_avx512f() {
+  return false;
+}
 #endif
 
 }  // namespace serving

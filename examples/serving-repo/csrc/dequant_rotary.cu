@@ -24,7 +24,8 @@ __device__ __forceinline__ void int4x8_to_bf16x8(uint32_t packed, __nv_bfloat162
   }
   const __nv_bfloat162 bias = __float2bfloat162_rn(136.0f);
 #pragma unroll
-  for (int i = 0; i < 4; ++i) out[i] = __hsub2(out[i], bias);
+  for (int i = 0; i < 4; ++i)
+    out[i] = __hsub2(out[i], bias);
 }
 
 // Swaps the 16-bit halves of two registers so (x0, x1), (y0, y1) becomes (x0, y0), (x1, y1).
@@ -41,7 +42,8 @@ __global__ void dequant_int4_kernel(__nv_bfloat16* __restrict__ out,
                                     int group) {
   const int words_per_row = cols / 8;
   const int idx = blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= rows * words_per_row) return;
+  if (idx >= rows * words_per_row)
+    return;
   const int row = idx / words_per_row;
   const int col = (idx % words_per_row) * 8;
   __nv_bfloat162 v[4];
@@ -70,7 +72,8 @@ __device__ __forceinline__ void load_cache_tile(const __nv_bfloat16* smem, uint3
 #else
   const uint32_t* p = reinterpret_cast<const uint32_t*>(smem);
   const int lane = threadIdx.x & 31;
-  for (int i = 0; i < 4; ++i) r[i] = p[i * 32 + lane];
+  for (int i = 0; i < 4; ++i)
+    r[i] = p[i * 32 + lane];
 #endif
 }
 
@@ -85,9 +88,10 @@ __global__ void rotary_kernel(__nv_bfloat16* __restrict__ q, __nv_bfloat16* __re
   for (int i = threadIdx.x; i < total; i += blockDim.x) {
     const int head = i / half;
     const int j = i % half;
-    __nv_bfloat16* base = head < q_heads
-                              ? q + (static_cast<size_t>(blockIdx.x) * q_heads + head) * head_dim
-                              : k + (static_cast<size_t>(blockIdx.x) * k_heads + head - q_heads) * head_dim;
+    __nv_bfloat16* base =
+        head < q_heads
+            ? q + (static_cast<size_t>(blockIdx.x) * q_heads + head) * head_dim
+            : k + (static_cast<size_t>(blockIdx.x) * k_heads + head - q_heads) * head_dim;
     const float c = __bfloat162float(cache[j]);
     const float s = __bfloat162float(cache[half + j]);
     const float x0 = __bfloat162float(base[j]);
@@ -97,7 +101,8 @@ __global__ void rotary_kernel(__nv_bfloat16* __restrict__ q, __nv_bfloat16* __re
   }
 }
 
-torch::Tensor dequant_int4(const torch::Tensor& packed, const torch::Tensor& scales, int64_t group) {
+torch::Tensor dequant_int4(const torch::Tensor& packed, const torch::Tensor& scales,
+                           int64_t group) {
   TORCH_CHECK(packed.dtype() == torch::kInt32, "dequant_int4: packed must be int32");
   const int rows = static_cast<int>(packed.size(0));
   const int cols = static_cast<int>(packed.size(1) * 8);
@@ -122,8 +127,8 @@ void rotary_embedding(torch::Tensor& q, torch::Tensor& k, const torch::Tensor& p
   rotary_kernel<<<tokens, kMaxThreads, 0, stream>>>(
       reinterpret_cast<__nv_bfloat16*>(q.data_ptr()),
       reinterpret_cast<__nv_bfloat16*>(k.data_ptr()), positions.data_ptr<int64_t>(),
-      reinterpret_cast<const __nv_bfloat16*>(cos_sin_cache.data_ptr()),
-      static_cast<int>(q.size(1)), static_cast<int>(k.size(1)), head_dim);
+      reinterpret_cast<const __nv_bfloat16*>(cos_sin_cache.data_ptr()), static_cast<int>(q.size(1)),
+      static_cast<int>(k.size(1)), head_dim);
   SERVING_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -9,7 +9,8 @@
 namespace serving {
 
 __device__ __forceinline__ float warp_reduce_sum(float v) {
-  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffff, v, offset);
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v += __shfl_xor_sync(0xffffffff, v, offset);
   return v;
 }
 
@@ -26,12 +27,14 @@ __device__ float block_reduce(float v) {
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x / 32;
   v = kMax ? warp_reduce_max(v) : warp_reduce_sum(v);
-  if (lane == 0) partial[warp] = v;
+  if (lane == 0)
+    partial[warp] = v;
   __syncthreads();
   const int num_warps = (blockDim.x + 31) / 32;
   const float identity = kMax ? -INFINITY : 0.0f;
   v = (lane < num_warps) ? partial[lane] : identity;
-  if (warp == 0) v = kMax ? warp_reduce_max(v) : warp_reduce_sum(v);
+  if (warp == 0)
+    v = kMax ? warp_reduce_max(v) : warp_reduce_sum(v);
   __syncthreads();
   return v;  // valid in warp 0
 }
@@ -50,7 +53,8 @@ __global__ void __launch_bounds__(256, 2)
     sum_sq += f * f;
   }
   sum_sq = block_reduce<false>(sum_sq);
-  if (threadIdx.x == 0) s_inv_rms = rsqrtf(sum_sq / hidden + eps);
+  if (threadIdx.x == 0)
+    s_inv_rms = rsqrtf(sum_sq / hidden + eps);
   __syncthreads();
 
   for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
@@ -69,7 +73,8 @@ __global__ void __launch_bounds__(256, 2)
 
   __shared__ float s_max;
   __shared__ int s_any_live;
-  if (threadIdx.x == 0) s_any_live = 0;
+  if (threadIdx.x == 0)
+    s_any_live = 0;
   __syncthreads();
 
   // The trip count is uniform across the block so every lane reaches the ballot.
@@ -78,15 +83,19 @@ __global__ void __launch_bounds__(256, 2)
   for (int start = 0; start < cols; start += blockDim.x) {
     const int i = start + threadIdx.x;
     const float v = i < cols ? to_float(scores[base + i]) + to_float(mask[base + i]) : -INFINITY;
-    if (i < cols) row[i] = v;
+    if (i < cols)
+      row[i] = v;
     local_max = fmaxf(local_max, v);
     // Count live (unmasked) positions per warp to detect fully masked rows cheaply.
     unsigned live = __ballot_sync(0xffffffff, v > -INFINITY);
-    if (lane == 0) live_lanes += __popc(live);
+    if (lane == 0)
+      live_lanes += __popc(live);
   }
-  if (lane == 0 && live_lanes > 0) atomicOr(&s_any_live, 1);
+  if (lane == 0 && live_lanes > 0)
+    atomicOr(&s_any_live, 1);
   const float row_max = block_reduce<true>(local_max);
-  if (threadIdx.x == 0) s_max = row_max;
+  if (threadIdx.x == 0)
+    s_max = row_max;
   __syncthreads();
 
   float local_sum = 0.0f;
@@ -97,7 +106,8 @@ __global__ void __launch_bounds__(256, 2)
   }
   const float total = block_reduce<false>(local_sum);
   __shared__ float s_inv_sum;
-  if (threadIdx.x == 0) s_inv_sum = total > 0.0f ? 1.0f / total : 0.0f;
+  if (threadIdx.x == 0)
+    s_inv_sum = total > 0.0f ? 1.0f / total : 0.0f;
   __syncthreads();
 
   for (int i = threadIdx.x; i < cols; i += blockDim.x) {

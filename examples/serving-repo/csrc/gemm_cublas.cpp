@@ -13,10 +13,10 @@ namespace serving {
 namespace {
 
 // Signature of cublasGemmEx; the profiling shim resolves it with dlsym to count calls.
-typedef cublasStatus_t (*gemm_ex_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
-                                     int, int, const void*, const void*, cudaDataType, int,
-                                     const void*, cudaDataType, int, const void*, void*,
-                                     cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+typedef cublasStatus_t (*gemm_ex_fn)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                     int, const void*, const void*, cudaDataType, int, const void*,
+                                     cudaDataType, int, const void*, void*, cudaDataType, int,
+                                     cublasComputeType_t, cublasGemmAlgo_t);
 
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -53,9 +53,9 @@ torch::Tensor linear_bf16(const torch::Tensor& x, const torch::Tensor& w) {
   // Row-major y[m, n] = x[m, k] * w[n, k]^T is column-major y^T = w * x^T.
   const float alpha = 1.0f;
   const float beta = 0.0f;
-  check_cublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w.data_ptr(), CUDA_R_16BF,
-                            k, x.data_ptr(), CUDA_R_16BF, k, &beta, y.data_ptr(), CUDA_R_16BF, n,
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP),
+  check_cublas(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w.data_ptr(),
+                            CUDA_R_16BF, k, x.data_ptr(), CUDA_R_16BF, k, &beta, y.data_ptr(),
+                            CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP),
                "cublasGemmEx");
   return y;
 }
