@@ -14,7 +14,9 @@ bool is_ident_byte(unsigned char c) {
          c == '$' || c >= 0x80;
 }
 
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool is_digit(unsigned char c) {
+  return c >= '0' && c <= '9';
+}
 
 // __gfx942__, __gfx90a__, __gfx1100__, __GFX9__, __GFX11__.
 bool is_amd_arch_macro(std::string_view name) {
@@ -76,9 +78,15 @@ struct Val {
   std::int64_t n = 0;
 };
 
-constexpr Val known(std::int64_t n) { return {ValKind::Known, n}; }
-constexpr Val unknown() { return {ValKind::Unknown, 0}; }
-constexpr Val nonzero() { return {ValKind::Nonzero, 0}; }
+constexpr Val known(std::int64_t n) {
+  return {ValKind::Known, n};
+}
+constexpr Val unknown() {
+  return {ValKind::Unknown, 0};
+}
+constexpr Val nonzero() {
+  return {ValKind::Nonzero, 0};
+}
 
 Truth truth_of(Val v) {
   if (v.kind == ValKind::Known) {
@@ -96,7 +104,9 @@ Val from_truth(Truth t) {
 
 using Vec = std::array<Val, k_world_count>;
 
-Vec splat(Val v) { return {v, v, v, v}; }
+Vec splat(Val v) {
+  return {v, v, v, v};
+}
 
 constexpr std::size_t k_amd = static_cast<std::size_t>(World::Amd);
 constexpr std::size_t k_cuda_host = static_cast<std::size_t>(World::CudaHost);
@@ -203,8 +213,8 @@ class CondReader {
     }
     std::size_t start = m_pos;
     auto c = static_cast<unsigned char>(m_text[m_pos]);
-    if (is_digit(c) ||
-        (c == '.' && m_pos + 1 < m_text.size() && is_digit(static_cast<unsigned char>(m_text[m_pos + 1])))) {
+    if (is_digit(c) || (c == '.' && m_pos + 1 < m_text.size() &&
+                        is_digit(static_cast<unsigned char>(m_text[m_pos + 1])))) {
       ++m_pos;
       while (m_pos < m_text.size()) {
         auto d = static_cast<unsigned char>(m_text[m_pos]);
@@ -270,7 +280,8 @@ class CondReader {
       return {CondKind::Error, {}};
     }
     ++m_pos;
-    return {quote == '\'' ? CondKind::CharLit : CondKind::Error, m_text.substr(start, m_pos - start)};
+    return {quote == '\'' ? CondKind::CharLit : CondKind::Error,
+            m_text.substr(start, m_pos - start)};
   }
 
   void skip_blanks() {
@@ -373,7 +384,9 @@ int precedence(Op op) {
   return 0;
 }
 
-bool is_unary(Op op) { return op == Op::Not || op == Op::Compl || op == Op::Neg || op == Op::Pos; }
+bool is_unary(Op op) {
+  return op == Op::Not || op == Op::Compl || op == Op::Neg || op == Op::Pos;
+}
 
 bool binary_op(std::string_view text, Op& op) {
   struct Entry {
@@ -381,11 +394,11 @@ bool binary_op(std::string_view text, Op& op) {
     Op op;
   };
   static constexpr Entry k_ops[] = {
-      {"*", Op::Mul},     {"/", Op::Div},         {"%", Op::Mod},      {"+", Op::Add},
-      {"-", Op::Sub},     {"<<", Op::Shl},        {">>", Op::Shr},     {"<", Op::Lt},
-      {"<=", Op::Le},     {">", Op::Gt},          {">=", Op::Ge},      {"==", Op::Eq},
-      {"!=", Op::Ne},     {"&", Op::BitAnd},      {"^", Op::BitXor},   {"|", Op::BitOr},
-      {"&&", Op::And},    {"||", Op::Or},         {",", Op::Comma},    {"and", Op::And},
+      {"*", Op::Mul},     {"/", Op::Div},         {"%", Op::Mod},       {"+", Op::Add},
+      {"-", Op::Sub},     {"<<", Op::Shl},        {">>", Op::Shr},      {"<", Op::Lt},
+      {"<=", Op::Le},     {">", Op::Gt},          {">=", Op::Ge},       {"==", Op::Eq},
+      {"!=", Op::Ne},     {"&", Op::BitAnd},      {"^", Op::BitXor},    {"|", Op::BitOr},
+      {"&&", Op::And},    {"||", Op::Or},         {",", Op::Comma},     {"and", Op::And},
       {"or", Op::Or},     {"bitand", Op::BitAnd}, {"bitor", Op::BitOr}, {"xor", Op::BitXor},
       {"not_eq", Op::Ne},
   };
@@ -432,8 +445,8 @@ Val apply_binary(Op op, Val a, Val b) {
   if (a.kind != ValKind::Known || b.kind != ValKind::Known) {
     bool a_zero = a.kind == ValKind::Known && a.n == 0;
     bool b_zero = b.kind == ValKind::Known && b.n == 0;
-    if ((op == Op::Eq || op == Op::Ne) && ((a.kind == ValKind::Nonzero && b_zero) ||
-                                           (b.kind == ValKind::Nonzero && a_zero))) {
+    if ((op == Op::Eq || op == Op::Ne) &&
+        ((a.kind == ValKind::Nonzero && b_zero) || (b.kind == ValKind::Nonzero && a_zero))) {
       return known(op == Op::Ne ? 1 : 0);
     }
     if ((op == Op::Mul || op == Op::BitAnd) && (a_zero || b_zero)) {
@@ -787,8 +800,7 @@ BranchContext classify_branch(const WorldTruth& taken) {
   return elsewhere ? BranchContext::Neutral : BranchContext::Hip;
 }
 
-BranchContext classify_condition(std::string_view directive_name,
-                                 std::string_view condition_text) {
+BranchContext classify_condition(std::string_view directive_name, std::string_view condition_text) {
   return classify_branch(evaluate_condition(directive_name, condition_text));
 }
 

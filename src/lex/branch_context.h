@@ -84,8 +84,7 @@ WorldTruth evaluate_condition(std::string_view directive_name, std::string_view 
 BranchContext classify_branch(const WorldTruth& taken);
 
 // Shorthand: the class of the first branch of `#<directive_name> <condition_text>`.
-BranchContext classify_condition(std::string_view directive_name,
-                                 std::string_view condition_text);
+BranchContext classify_condition(std::string_view directive_name, std::string_view condition_text);
 
 // Tracks one #if ... #elif ... #else ... #endif chain, so that each branch is classified by
 // "no earlier branch was taken, and this condition holds".

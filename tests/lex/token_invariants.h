@@ -1,0 +1,84 @@
+// Structural checks every C/C++/CUDA token stream must pass; shared by tests and the fuzzer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "lex/token.h"
+
+namespace gpuport {
+
+// Returns "" when `out` is consistent with `out.source`, else the first violation found.
+inline std::string check_token_invariants(const TokenStream& out) {
+  const std::string_view source = out.source;
+  if (out.line_starts.empty() || out.line_starts[0] != 0) {
+    return "line_starts must begin with 0";
+  }
+  std::size_t newlines = 0;
+  for (char c : source) {
+    newlines += c == '\n' ? 1 : 0;
+  }
+  if (out.line_starts.size() != newlines + 1) {
+    return "line_starts must hold one entry per newline plus one";
+  }
+  for (std::size_t i = 1; i < out.line_starts.size(); ++i) {
+    std::uint32_t start = out.line_starts[i];
+    if (start <= out.line_starts[i - 1] || start > source.size() || source[start - 1] != '\n') {
+      return "line_starts[" + std::to_string(i) + "] does not follow a newline";
+    }
+  }
+  std::uint64_t previous_end = 0;
+  std::uint32_t previous_line = 1;
+  bool in_directive = false;
+  for (std::size_t i = 0; i < out.tokens.size(); ++i) {
+    const Token& token = out.tokens[i];
+    auto where = [i] { return "token " + std::to_string(i) + ": "; };
+    std::uint64_t end = std::uint64_t{token.offset} + token.length;
+    if (end > source.size()) {
+      return where() + "runs past the end of the source";
+    }
+    if (token.offset < previous_end) {
+      return where() + "overlaps or precedes the previous token";
+    }
+    if (token.line < previous_line) {
+      return where() + "line goes backwards";
+    }
+    if (token.line != out.line_of(token.offset)) {
+      return where() + "line does not match line_starts";
+    }
+    if (token.length == 0 && token.kind != TokenKind::DirectiveEnd) {
+      return where() + "empty token";
+    }
+    if (token.kind == TokenKind::DirectiveStart) {
+      if (in_directive || source[token.offset] != '#') {
+        return where() + "bad DirectiveStart";
+      }
+      in_directive = true;
+    }
+    if (token.in_directive() != in_directive) {
+      return where() + "k_token_in_directive does not match the directive bounds";
+    }
+    if (token.kind == TokenKind::DirectiveEnd) {
+      if (!in_directive || token.length != 0 ||
+          (token.offset != source.size() && source[token.offset] != '\n')) {
+        return where() + "bad DirectiveEnd";
+      }
+      in_directive = false;
+    }
+    previous_end = end;
+    previous_line = token.line;
+  }
+  if (in_directive) {
+    return "directive without DirectiveEnd";
+  }
+  for (const LexDiagnostic& diagnostic : out.diagnostics) {
+    if (diagnostic.line == 0 || diagnostic.line > out.line_starts.size() ||
+        diagnostic.column == 0 || diagnostic.message.empty()) {
+      return "diagnostic with a bad position: " + diagnostic.message;
+    }
+  }
+  return {};
+}
+
+}  // namespace gpuport
