@@ -123,7 +123,9 @@ std::vector<NameCount> ptx_sites_by_instruction(const ScanResult& result) {
   }
   auto counts = count_by(
       ptx, [](const Finding* f) { return std::string_view(f->detail); },
-      [](const Finding* f) { return std::pair{f->file, f->line}; });
+      [](const Finding* f) {
+        return std::pair{f->file, f->line};
+      });
   std::stable_sort(counts.begin(), counts.end(),
                    [](const NameCount& a, const NameCount& b) { return a.count > b.count; });
   return counts;
@@ -132,7 +134,9 @@ std::vector<NameCount> ptx_sites_by_instruction(const ScanResult& result) {
 std::vector<NameCount> artifacts_by_kind(const ScanResult& result) {
   auto counts = count_by(
       result.artifacts, [](const Artifact& a) { return artifact_kind_name(a.kind); },
-      [](const Artifact& a) { return std::pair{a.file, a.line}; });
+      [](const Artifact& a) {
+        return std::pair{a.file, a.line};
+      });
   sort_by_enum_order<ArtifactKind>(counts, artifact_kind_name, 5);
   return counts;
 }
@@ -140,7 +144,9 @@ std::vector<NameCount> artifacts_by_kind(const ScanResult& result) {
 std::vector<NameCount> amd_path_by_kind(const ScanResult& result) {
   auto counts = count_by(
       result.amd_path, [](const AmdPathSign& s) { return amd_path_kind_name(s.kind); },
-      [](const AmdPathSign& s) { return std::pair{s.file, s.line}; });
+      [](const AmdPathSign& s) {
+        return std::pair{s.file, s.line};
+      });
   sort_by_enum_order<AmdPathKind>(counts, amd_path_kind_name, 6);
   return counts;
 }
@@ -148,7 +154,9 @@ std::vector<NameCount> amd_path_by_kind(const ScanResult& result) {
 std::vector<NameCount> skipped_by_reason(const ScanResult& result) {
   auto counts = count_by(
       result.skipped, [](const SkippedEntry& s) { return skip_reason_name(s.reason); },
-      [](const SkippedEntry& s) { return std::pair{s.path, std::uint32_t{0}}; });
+      [](const SkippedEntry& s) {
+        return std::pair{s.path, std::uint32_t{0}};
+      });
   sort_by_enum_order<SkipReason>(counts, skip_reason_name, 6);
   return counts;
 }
@@ -235,14 +243,6 @@ std::string kernel_feature_tags(const KernelFeatures& features) {
     }
     tags.append(tag);
   };
-  if (!features.ptx_instructions.empty()) {
-    std::string ptx = "ptx(";
-    for (std::size_t i = 0; i < features.ptx_instructions.size() && i < 3; ++i) {
-      ptx += (i > 0 ? "," : "") + features.ptx_instructions[i];
-    }
-    ptx += features.ptx_instructions.size() > 3 ? ",…)" : ")";
-    add(ptx);
-  }
   if (features.wmma) {
     add("wmma");
   }
@@ -269,6 +269,20 @@ std::string kernel_feature_tags(const KernelFeatures& features) {
   }
   if (features.dynamic_parallelism) {
     add("dynpar");
+  }
+  // Last, so a narrow column cuts the list of instructions rather than the flags.
+  if (!features.ptx_instructions.empty()) {
+    std::string ptx = "ptx(";
+    for (std::size_t i = 0; i < features.ptx_instructions.size(); ++i) {
+      // The opcode and its first qualifier: "mma.sync.aligned.m16n8k16" -> "mma.sync".
+      std::string_view name = features.ptx_instructions[i];
+      const auto first_dot = name.find('.');
+      if (first_dot != std::string_view::npos) {
+        name = name.substr(0, name.find('.', first_dot + 1));
+      }
+      ptx += (i > 0 ? "," : "") + std::string(name);
+    }
+    add(ptx + ")");
   }
   return tags;
 }

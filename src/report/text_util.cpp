@@ -12,64 +12,69 @@ namespace {
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
 constexpr std::string_view k_ellipsis = "\xE2\x80\xA6";     // U+2026
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when it is invalid.
-std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) {
-    return 1;
-  }
-  std::size_t length = 0;
+// The shape of a UTF-8 sequence by its lead byte: total length and the allowed range of the
+// second byte (which excludes overlongs, surrogates and code points above U+10FFFF).
+struct LeadShape {
+  std::size_t length = 0;  // 0: not a lead byte
   unsigned char low = 0x80;
   unsigned char high = 0xBF;
+};
+
+LeadShape lead_shape(unsigned char lead) {
+  if (lead < 0x80) {
+    return {1, 0, 0};
+  }
   if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) {
-      low = 0xA0;  // no overlongs
-    } else if (lead == 0xED) {
-      high = 0x9F;  // no surrogates
-    }
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) {
-      low = 0x90;
-    } else if (lead == 0xF4) {
-      high = 0x8F;  // nothing above U+10FFFF
-    }
-  } else {
-    return 0;
+    return {2, 0x80, 0xBF};
   }
-  if (i + length > text.size()) {
-    return 0;
+  if (lead == 0xE0) {
+    return {3, 0xA0, 0xBF};
   }
-  if (byte(i + 1) < low || byte(i + 1) > high) {
-    return 0;
+  if (lead == 0xED) {
+    return {3, 0x80, 0x9F};
   }
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
-      return 0;
-    }
+  if (lead >= 0xE1 && lead <= 0xEF) {
+    return {3, 0x80, 0xBF};
   }
-  return length;
+  if (lead == 0xF0) {
+    return {4, 0x90, 0xBF};
+  }
+  if (lead == 0xF4) {
+    return {4, 0x80, 0x8F};
+  }
+  if (lead >= 0xF1 && lead <= 0xF3) {
+    return {4, 0x80, 0xBF};
+  }
+  return {};
 }
 
-// Bytes of the maximal invalid subpart starting at i (at least 1): the lead byte and any
-// continuation bytes that could still have belonged to it.
-std::size_t invalid_run_length(std::string_view text, std::size_t i) {
+// Bytes of the well-formed prefix starting at text[i]: the whole sequence when it is valid,
+// else the maximal subpart (at least 1) that Unicode replaces by one U+FFFD.
+std::size_t sequence_prefix(std::string_view text, std::size_t i, bool& valid) {
+  const LeadShape shape = lead_shape(static_cast<unsigned char>(text[i]));
+  valid = false;
+  if (shape.length == 1) {
+    valid = true;
+    return 1;
+  }
+  if (shape.length == 0) {
+    return 1;
+  }
   std::size_t k = i + 1;
-  const auto lead = static_cast<unsigned char>(text[i]);
-  if (lead >= 0xC2 && lead <= 0xF4) {
-    while (k < text.size() && k < i + 4 && (static_cast<unsigned char>(text[k]) & 0xC0) == 0x80 &&
-           valid_sequence_length(text, k) == 0) {
+  const auto at = [&](std::size_t j) { return static_cast<unsigned char>(text[j]); };
+  if (k < text.size() && at(k) >= shape.low && at(k) <= shape.high) {
+    ++k;
+    while (k < text.size() && k < i + shape.length && at(k) >= 0x80 && at(k) <= 0xBF) {
       ++k;
     }
   }
+  valid = k == i + shape.length;
   return k - i;
 }
 
-bool is_ascii_control(unsigned char c) { return c < 0x20 || c == 0x7F; }
+bool is_ascii_control(unsigned char c) {
+  return c < 0x20 || c == 0x7F;
+}
 
 }  // namespace
 
@@ -78,14 +83,14 @@ std::string valid_utf8(std::string_view text) {
   out.reserve(text.size());
   std::size_t i = 0;
   while (i < text.size()) {
-    const std::size_t length = valid_sequence_length(text, i);
-    if (length > 0) {
+    bool valid = false;
+    const std::size_t length = sequence_prefix(text, i, valid);
+    if (valid) {
       out.append(text.substr(i, length));
-      i += length;
     } else {
       out.append(k_replacement);
-      i += invalid_run_length(text, i);
     }
+    i += length;
   }
   return out;
 }
@@ -144,6 +149,30 @@ std::string truncate_to_width(std::string_view text, std::size_t width) {
   return out;
 }
 
+std::string truncate_start_to_width(std::string_view text, std::size_t width) {
+  const std::size_t columns = display_width(text);
+  if (columns <= width) {
+    return std::string(text);
+  }
+  if (width == 0) {
+    return {};
+  }
+  // Skip code points until width - 1 of them remain, then prefix the ellipsis.
+  std::size_t to_skip = columns - (width - 1);
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const bool starts_code_point = (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+    if (starts_code_point) {
+      if (to_skip == 0) {
+        break;
+      }
+      --to_skip;
+    }
+    ++i;
+  }
+  return std::string(k_ellipsis) + std::string(text.substr(i));
+}
+
 std::string pad_right(std::string_view text, std::size_t width) {
   std::string out(text);
   const std::size_t columns = display_width(text);
@@ -164,6 +193,9 @@ std::string pad_left(std::string_view text, std::size_t width) {
 }
 
 std::string format_megabytes(std::uint64_t bytes) {
+  if (bytes < 100'000) {
+    return fmt::format("{:.1f} KB", static_cast<double>(bytes) / 1e3);
+  }
   return fmt::format("{:.1f} MB", static_cast<double>(bytes) / 1e6);
 }
 

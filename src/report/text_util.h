@@ -21,11 +21,14 @@ std::size_t display_width(std::string_view text);
 // At most `width` columns; a cut string ends with "…".
 std::string truncate_to_width(std::string_view text, std::size_t width);
 
+// At most `width` columns keeping the end; a cut string starts with "…".
+std::string truncate_start_to_width(std::string_view text, std::size_t width);
+
 // `text` padded with spaces on the right (or left) to `width` columns.
 std::string pad_right(std::string_view text, std::size_t width);
 std::string pad_left(std::string_view text, std::size_t width);
 
-// "12.3 MB" style, decimal megabytes with one decimal.
+// "12.3 MB" style (decimal units, one decimal); below 0.1 MB in kilobytes ("48.2 KB").
 std::string format_megabytes(std::uint64_t bytes);
 
 }  // namespace gpuport

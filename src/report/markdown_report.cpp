@@ -1,0 +1,260 @@
+// Markdown report for a pull-request comment: the text report's content as tables, with the
+// full findings list folded into <details>.
+#include "report/markdown_report.h"
+
+#include <fmt/format.h>
+
+#include "report/report_groups.h"
+#include "report/text_util.h"
+
+namespace gpuport {
+
+namespace {
+
+constexpr std::size_t k_max_listed_findings = 500;
+
+// A table cell: printable, no line breaks; pipes, Markdown emphasis and HTML characters escaped.
+std::string cell(std::string_view raw) {
+  std::string out;
+  for (const char c : printable(raw)) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\\':
+      case '*':
+      case '_':
+      case '~':
+      case '`':
+      case '[':
+      case ']':
+        out.push_back('\\');
+        out.push_back(c);
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Inline code in a cell; backticks inside become a double-backtick span.
+std::string code(std::string_view raw) {
+  if (raw.empty()) {
+    return {};
+  }
+  std::string text = printable(raw);
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '|') {
+      escaped += "\\|";
+    } else {
+      escaped.push_back(c);
+    }
+  }
+  if (escaped.find('`') != std::string::npos) {
+    return "`` " + escaped + " ``";
+  }
+  return "`" + escaped + "`";
+}
+
+std::string position(std::string_view file, std::uint32_t line) {
+  return line > 0 ? code(fmt::format("{}:{}", file, line)) : code(file);
+}
+
+class MarkdownWriter {
+ public:
+  MarkdownWriter(const ScanResult& result, const ReportOptions& options)
+      : m_result(result), m_options(options) {}
+
+  std::string render() {
+    const auto highest = highest_tier(m_result);
+    m_out += "## gpuport scan\n\n";
+    m_out += fmt::format("**{}** files, {} scanned in {:.2f} s. ", m_result.files_scanned,
+                         format_megabytes(m_result.bytes_scanned), m_result.seconds);
+    if (highest) {
+      m_out += fmt::format("Highest tier: **{}** ({} findings).\n", tier_name(*highest),
+                           m_result.findings.size());
+    } else {
+      m_out += "No CUDA-specific findings.\n";
+    }
+    portability();
+    inventory();
+    amd_path();
+    findings_by_rule_table();
+    findings_list();
+    skipped();
+    return std::move(m_out);
+  }
+
+ private:
+  void row(const std::vector<std::string>& cells) {
+    m_out += "|";
+    for (const std::string& c : cells) {
+      m_out += " " + c + " |";
+    }
+    m_out += "\n";
+  }
+  void header(const std::vector<std::string>& cells, const std::string& alignment) {
+    row(cells);
+    m_out += alignment + "\n";
+  }
+
+  void portability() {
+    m_out += "\n### Portability\n\n";
+    if (m_result.components.empty()) {
+      m_out += "No CUDA-specific components found.\n";
+      return;
+    }
+    header({"Layer", "Component", "AMD status", "AMD equivalent", "Cost", "Findings", "Evidence"},
+           "|---|---|---|---|---|--:|---|");
+    for (const Component& component : m_result.components) {
+      std::string evidence;
+      if (!component.evidence.empty()) {
+        evidence = position(component.evidence.front().file, component.evidence.front().line);
+      }
+      row({std::string(tier_name(component.layer)), cell(component.name),
+           cell(component.amd_status), cell(component.amd_equivalent), cell(component.cost),
+           std::to_string(component.findings), evidence});
+    }
+  }
+
+  void inventory() {
+    m_out += "\n### Custom CUDA inventory\n\n";
+    const KernelTotals totals = kernel_totals(m_result);
+    header({"What", "Count"}, "|---|--:|");
+    row({"Kernels", std::to_string(totals.kernels)});
+    row({"Templated kernels", std::to_string(totals.templated)});
+    row({"Kernels defined via macro", std::to_string(totals.via_macro)});
+    row({"Kernel lines of code", std::to_string(totals.lines_of_code)});
+    row({"Kernels with inline PTX", std::to_string(totals.with_ptx)});
+    row({"Kernels with WMMA/MMA", std::to_string(totals.with_wmma)});
+    row({"Kernels with warp intrinsics", std::to_string(totals.with_warp_intrinsics)});
+    row({"Launch sites", std::to_string(m_result.launches.size())});
+    row({"Instantiation-only files", std::to_string(m_result.instantiation_files.size())});
+    row({"Precompiled artifacts", std::to_string(m_result.artifacts.size())});
+
+    const auto ptx = ptx_sites_by_instruction(m_result);
+    if (!ptx.empty()) {
+      m_out += "\n";
+      header({"PTX instruction", "Sites", "First"}, "|---|--:|---|");
+      for (const NameCount& entry : ptx) {
+        row({code(entry.name), std::to_string(entry.count),
+             position(entry.first_file, entry.first_line)});
+      }
+    }
+    const auto artifacts = artifacts_by_kind(m_result);
+    if (!artifacts.empty()) {
+      m_out += "\n";
+      header({"TensorRT / binary artifact", "Files", "First"}, "|---|--:|---|");
+      for (const NameCount& entry : artifacts) {
+        row({entry.name, std::to_string(entry.count),
+             position(entry.first_file, entry.first_line)});
+      }
+    }
+    if (!m_result.kernels.empty()) {
+      m_out += "\n";
+      header({"Kernel", "Location", "LOC", "Features"}, "|---|---|--:|---|");
+      const auto kernels = kernels_by_size(m_result);
+      for (std::size_t i = 0; i < kernels.size() && i < m_options.max_kernels; ++i) {
+        const Kernel& kernel = *kernels[i];
+        row({code(kernel.name) + (kernel.is_template ? " (template)" : ""),
+             position(kernel.file, kernel.line), std::to_string(kernel.lines_of_code),
+             cell(kernel_feature_tags(kernel.features))});
+      }
+      if (kernels.size() > m_options.max_kernels) {
+        m_out += fmt::format("\n\u2026 {} more kernels (see `--format json`).\n",
+                             kernels.size() - m_options.max_kernels);
+      }
+    }
+  }
+
+  void amd_path() {
+    m_out += "\n### Existing AMD path\n\n";
+    const auto signs = amd_path_by_kind(m_result);
+    if (signs.empty()) {
+      m_out += "None found.\n";
+      return;
+    }
+    header({"Sign", "Count", "First"}, "|---|--:|---|");
+    for (const NameCount& entry : signs) {
+      row({entry.name, std::to_string(entry.count), position(entry.first_file, entry.first_line)});
+    }
+  }
+
+  void findings_by_rule_table() {
+    m_out += "\n### Findings by rule\n\n";
+    const auto by_rule = findings_by_rule(m_result);
+    if (by_rule.empty()) {
+      m_out += "No findings.\n";
+      return;
+    }
+    header({"Rule", "Tier", "Count", "Summary"}, "|---|---|--:|---|");
+    for (const RuleCount& entry : by_rule) {
+      const std::string link =
+          fmt::format("[{}]({}{}.md)", entry.rule->id, m_options.rule_doc_base, entry.rule->id);
+      row({link, std::string(tier_name(entry.rule->tier)), std::to_string(entry.count),
+           cell(entry.rule->summary)});
+    }
+  }
+
+  void findings_list() {
+    if (m_result.findings.empty()) {
+      return;
+    }
+    m_out += fmt::format("\n<details>\n<summary>All {} findings</summary>\n\n",
+                         m_result.findings.size());
+    header({"Location", "Rule", "Tier", "Excerpt"}, "|---|---|---|---|");
+    std::size_t listed = 0;
+    for (const Finding& finding : m_result.findings) {
+      if (listed == k_max_listed_findings) {
+        break;
+      }
+      const RuleInfo* rule = rule_of(finding);
+      if (rule == nullptr) {
+        continue;
+      }
+      row({position(finding.file, finding.line), std::string(rule->id),
+           std::string(tier_name(rule->tier)), code(finding.excerpt)});
+      ++listed;
+    }
+    if (m_result.findings.size() > listed) {
+      m_out += fmt::format("\n\u2026 {} more (see `--format json`).\n",
+                           m_result.findings.size() - listed);
+    }
+    m_out += "\n</details>\n";
+  }
+
+  void skipped() {
+    const auto reasons = skipped_by_reason(m_result);
+    if (reasons.empty()) {
+      return;
+    }
+    m_out += "\n### Skipped\n\n";
+    header({"Reason", "Count"}, "|---|--:|");
+    for (const NameCount& entry : reasons) {
+      row({entry.name, std::to_string(entry.count)});
+    }
+  }
+
+  const ScanResult& m_result;
+  const ReportOptions& m_options;
+  std::string m_out;
+};
+
+}  // namespace
+
+std::string render_markdown(const ScanResult& result, const ReportOptions& options) {
+  return MarkdownWriter(result, options).render();
+}
+
+}  // namespace gpuport

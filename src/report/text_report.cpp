@@ -1,0 +1,245 @@
+// Text report: header, portability table, CUDA inventory, AMD path, findings by rule, verdict.
+#include "report/text_report.h"
+
+#include <fmt/format.h>
+
+#include "report/report_groups.h"
+#include "report/text_table.h"
+#include "report/text_util.h"
+
+namespace gpuport {
+
+namespace {
+
+std::string position(std::string_view file, std::uint32_t line) {
+  return line > 0 ? fmt::format("{}:{}", printable(file), line) : printable(file);
+}
+
+class TextWriter {
+ public:
+  TextWriter(const ScanResult& result, const ReportOptions& options)
+      : m_result(result), m_options(options) {}
+
+  std::string render() {
+    header();
+    portability();
+    inventory();
+    amd_path();
+    findings();
+    skipped();
+    verdict();
+    return std::move(m_out);
+  }
+
+ private:
+  void title(std::string_view text) {
+    m_out += '\n';
+    m_out += styled(text, k_ansi_bold, m_options.color);
+    m_out += '\n';
+  }
+  // A line of prose, cut to the width.
+  void line(std::string_view text) {
+    m_out += truncate_to_width(text, m_options.width);
+    m_out += '\n';
+  }
+  void table(const std::vector<TableColumn>& columns,
+             const std::vector<std::vector<std::string>>& rows,
+             const std::vector<std::string>& notes = {}) {
+    m_out += render_table(columns, rows, 2, m_options.width, m_options.color, notes);
+  }
+
+  void header() {
+    const std::string text = fmt::format(
+        "gpuport scan {}: {} files, {} in {:.2f} s", printable(m_result.root),
+        m_result.files_scanned, format_megabytes(m_result.bytes_scanned), m_result.seconds);
+    m_out += styled(truncate_to_width(text, m_options.width), k_ansi_bold, m_options.color);
+    m_out += '\n';
+  }
+
+  void portability() {
+    title("Portability");
+    if (m_result.components.empty()) {
+      line("  No CUDA-specific components found.");
+      return;
+    }
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> notes;
+    for (const Component& component : m_result.components) {
+      std::string evidence;
+      if (!component.evidence.empty()) {
+        evidence = position(component.evidence.front().file, component.evidence.front().line);
+      }
+      rows.push_back({std::string(tier_name(component.layer)), printable(component.name),
+                      printable(component.amd_status), std::to_string(component.findings),
+                      evidence});
+      notes.push_back(fmt::format("AMD: {}; cost: {}", printable(component.amd_equivalent),
+                                  printable(component.cost)));
+    }
+    table({{"Layer", Align::Left, Shrink::Fixed, 10, KeepEnd::Start, tier_color},
+           {"Component", Align::Left, Shrink::Allowed, 16, KeepEnd::Start, nullptr, 26},
+           {"AMD status", Align::Left, Shrink::Allowed, 8},
+           {"N", Align::Right, Shrink::Fixed, 1},
+           {"First evidence", Align::Left, Shrink::Allowed, 16, KeepEnd::End}},
+          rows, notes);
+  }
+
+  void inventory() {
+    title("Custom CUDA inventory");
+    const KernelTotals totals = kernel_totals(m_result);
+    std::vector<std::vector<std::string>> rows = {
+        {"Kernels", std::to_string(totals.kernels),
+         fmt::format("{} templated, {} defined via macro", totals.templated, totals.via_macro)},
+        {"Kernel lines of code", std::to_string(totals.lines_of_code), ""},
+        {"With inline PTX", std::to_string(totals.with_ptx), ""},
+        {"With WMMA/MMA", std::to_string(totals.with_wmma), ""},
+        {"With warp intrinsics", std::to_string(totals.with_warp_intrinsics), ""},
+        {"Launch sites", std::to_string(m_result.launches.size()), ""},
+        {"Instantiation-only files", std::to_string(m_result.instantiation_files.size()),
+         m_result.instantiation_files.empty()
+             ? std::string()
+             : "first: " + printable(m_result.instantiation_files.front().file)},
+        {"Precompiled artifacts", std::to_string(m_result.artifacts.size()), ""},
+    };
+    table({{"What", Align::Left, Shrink::Fixed, 24},
+           {"Count", Align::Right, Shrink::Fixed, 5},
+           {"", Align::Left, Shrink::Allowed, 10}},
+          rows);
+
+    const auto ptx = ptx_sites_by_instruction(m_result);
+    if (!ptx.empty()) {
+      m_out += '\n';
+      std::vector<std::vector<std::string>> ptx_rows;
+      for (const NameCount& entry : ptx) {
+        ptx_rows.push_back({printable(entry.name), std::to_string(entry.count),
+                            position(entry.first_file, entry.first_line)});
+      }
+      table({{"PTX instruction", Align::Left, Shrink::Allowed, 16},
+             {"Sites", Align::Right, Shrink::Fixed, 5},
+             {"First", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
+            ptx_rows);
+    }
+
+    const auto artifacts = artifacts_by_kind(m_result);
+    if (!artifacts.empty()) {
+      m_out += '\n';
+      std::vector<std::vector<std::string>> artifact_rows;
+      for (const NameCount& entry : artifacts) {
+        artifact_rows.push_back({entry.name, std::to_string(entry.count),
+                                 position(entry.first_file, entry.first_line)});
+      }
+      table({{"TensorRT / binary artifact", Align::Left, Shrink::Fixed, 16},
+             {"Files", Align::Right, Shrink::Fixed, 5},
+             {"First", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
+            artifact_rows);
+    }
+
+    if (!m_result.kernels.empty()) {
+      m_out += '\n';
+      const auto kernels = kernels_by_size(m_result);
+      std::vector<std::vector<std::string>> kernel_rows;
+      for (std::size_t i = 0; i < kernels.size() && i < m_options.max_kernels; ++i) {
+        const Kernel& kernel = *kernels[i];
+        std::string name = printable(kernel.name);
+        if (kernel.is_template) {
+          name += "<>";
+        }
+        kernel_rows.push_back({name, position(kernel.file, kernel.line),
+                               std::to_string(kernel.lines_of_code),
+                               kernel_feature_tags(kernel.features)});
+      }
+      table({{"Kernel", Align::Left, Shrink::Allowed, 12},
+             {"Location", Align::Left, Shrink::Allowed, 14, KeepEnd::End},
+             {"LOC", Align::Right, Shrink::Fixed, 3},
+             {"Features", Align::Left, Shrink::Allowed, 10}},
+            kernel_rows);
+      if (kernels.size() > m_options.max_kernels) {
+        line(fmt::format("  \u2026 {} more kernels (see --format json)",
+                         kernels.size() - m_options.max_kernels));
+      }
+    }
+  }
+
+  void amd_path() {
+    title("Existing AMD path");
+    const auto signs = amd_path_by_kind(m_result);
+    if (signs.empty()) {
+      line("  None found: no HIP guards, ROCm images, HIP build targets or cuda->hip shims.");
+      return;
+    }
+    std::vector<std::vector<std::string>> rows;
+    for (const NameCount& entry : signs) {
+      rows.push_back(
+          {entry.name, std::to_string(entry.count), position(entry.first_file, entry.first_line)});
+    }
+    table({{"Sign", Align::Left, Shrink::Fixed, 18},
+           {"Count", Align::Right, Shrink::Fixed, 5},
+           {"First", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
+          rows);
+  }
+
+  void findings() {
+    title("Findings by rule");
+    const auto by_rule = findings_by_rule(m_result);
+    if (by_rule.empty()) {
+      line("  No findings.");
+      return;
+    }
+    std::vector<std::vector<std::string>> rows;
+    for (const RuleCount& entry : by_rule) {
+      rows.push_back({std::string(entry.rule->id), std::string(tier_name(entry.rule->tier)),
+                      std::to_string(entry.count), std::string(entry.rule->summary)});
+    }
+    table({{"Rule", Align::Left, Shrink::Fixed, 12},
+           {"Tier", Align::Left, Shrink::Fixed, 10, KeepEnd::Start, tier_color},
+           {"N", Align::Right, Shrink::Fixed, 1},
+           {"Summary", Align::Left, Shrink::Allowed, 20}},
+          rows);
+  }
+
+  void skipped() {
+    const auto reasons = skipped_by_reason(m_result);
+    if (reasons.empty() && m_result.ignored_entries == 0) {
+      return;
+    }
+    title("Skipped");
+    std::vector<std::vector<std::string>> rows;
+    for (const NameCount& entry : reasons) {
+      rows.push_back({entry.name, std::to_string(entry.count), printable(entry.first_file)});
+    }
+    if (m_result.ignored_entries > 0) {
+      rows.push_back(
+          {"ignored", std::to_string(m_result.ignored_entries), ".gitignore / --exclude"});
+    }
+    table({{"Reason", Align::Left, Shrink::Fixed, 12},
+           {"Count", Align::Right, Shrink::Fixed, 5},
+           {"First", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
+          rows);
+  }
+
+  void verdict() {
+    m_out += '\n';
+    const auto highest = highest_tier(m_result);
+    std::string text;
+    if (!highest) {
+      text = "Verdict: no CUDA-specific findings.";
+    } else {
+      const std::string tier(tier_name(*highest));
+      text = fmt::format("Verdict: highest tier {} ({} findings). Every finding: --format json",
+                         styled(tier, tier_color(tier), m_options.color), m_result.findings.size());
+    }
+    m_out += text;
+    m_out += '\n';
+  }
+
+  const ScanResult& m_result;
+  const ReportOptions& m_options;
+  std::string m_out;
+};
+
+}  // namespace
+
+std::string render_text(const ScanResult& result, const ReportOptions& options) {
+  return TextWriter(result, options).render();
+}
+
+}  // namespace gpuport
