@@ -22,7 +22,9 @@ Flavor flavor_of(Language language) {
   }
 }
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r';
+}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && is_blank(text.front())) {
@@ -83,8 +85,8 @@ bool yaml_quote_may_open(std::string_view line, std::size_t i) {
     return true;
   }
   const char prev = line[i - 1];
-  return prev == ' ' || prev == '\t' || prev == '[' || prev == '{' || prev == ',' ||
-         prev == ':' || prev == '-' || prev == '?';
+  return prev == ' ' || prev == '\t' || prev == '[' || prev == '{' || prev == ',' || prev == ':' ||
+         prev == '-' || prev == '?';
 }
 
 // Returns the part of `line` before its comment. `quote` (0, '\'' or '"') carries an open

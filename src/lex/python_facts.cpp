@@ -1,74 +1,87 @@
 // Imports, decorators and attribute chains of a Python file, taken from its tokens in one pass.
+#include "lex/python_lexer.h"
+
 #include <algorithm>
 #include <optional>
-
-#include "lex/python_lexer.h"
 
 namespace gpuport {
 namespace {
 
+// Works on token indices; comments carry no syntax and are stepped over by sig()/next().
 class FactsBuilder {
  public:
-  explicit FactsBuilder(const TokenStream& stream) : m_stream(stream) {
-    // Comments carry no syntax: work on the other tokens only.
-    m_sig.reserve(stream.tokens.size());
-    for (std::uint32_t i = 0; i < stream.tokens.size(); ++i) {
-      if (stream.tokens[i].kind != TokenKind::Comment) {
-        m_sig.push_back(i);
-      }
-    }
+  explicit FactsBuilder(const TokenStream& stream)
+      : m_stream(stream), m_tokens(stream.tokens), m_count(stream.tokens.size()) {
     m_facts.imports.reserve(16);
     m_facts.decorators.reserve(8);
-    m_facts.attribute_chains.reserve(std::min<std::size_t>(m_sig.size() / 8 + 8, 4096));
+    m_facts.attribute_chains.reserve(std::min<std::size_t>(m_count / 16 + 8, 4096));
   }
 
   PythonFacts run() {
-    const std::size_t n = m_sig.size();
     bool at_statement_start = true;
-    std::size_t i = 0;
-    while (i < n) {
-      const Token& token = tok(i);
+    bool after_dot = false;
+    std::size_t i = sig(0);
+    while (i < m_count) {
+      const Token& token = m_tokens[i];
       if (token.kind == TokenKind::Newline || is_punct(i, ";")) {
         at_statement_start = true;
-        ++i;
+        after_dot = false;
+        i = next(i);
         continue;
       }
       const bool statement_start = at_statement_start;
       at_statement_start = false;
-      if (is_name(i, "import")) {
-        i = parse_import(i + 1);
-        continue;
-      }
-      if (is_name(i, "from")) {
-        if (std::optional<std::size_t> next = parse_from_import(i + 1)) {
-          i = *next;
+      if (token.kind == TokenKind::Identifier) {
+        std::size_t end = i;
+        if (text(i) == "import") {
+          end = parse_import(next(i));
+        } else if (text(i) == "from") {
+          end = parse_from_import(next(i)).value_or(i);
+        }
+        if (end == i && !after_dot) {
+          end = parse_chain(i);
+        }
+        if (end != i) {
+          after_dot = false;
+          i = sig(end);
           continue;
         }
-      }
-      if (statement_start && is_punct(i, "@") && is_ident(i + 1)) {
-        i = parse_decorator(i + 1);
+      } else if (statement_start && is_punct(i, "@") && is_ident(next(i))) {
+        after_dot = false;
+        i = sig(parse_decorator(next(i)));
         continue;
       }
-      if (token.kind == TokenKind::Identifier && !(i > 0 && is_punct(i - 1, "."))) {
-        i = parse_chain(i);
-        continue;
-      }
-      ++i;
+      after_dot = is_punct(i, ".");
+      i = next(i);
     }
     return std::move(m_facts);
   }
 
  private:
-  const Token& tok(std::size_t i) const { return m_stream.tokens[m_sig[i]]; }
-  std::string_view text(std::size_t i) const { return m_stream.text(tok(i)); }
+  // The first index at or after i that is not a comment.
+  std::size_t sig(std::size_t i) const {
+    while (i < m_count && m_tokens[i].kind == TokenKind::Comment) {
+      ++i;
+    }
+    return i;
+  }
+  std::size_t next(std::size_t i) const { return sig(i + 1); }
+  std::string_view text(std::size_t i) const { return m_stream.text(m_tokens[i]); }
   bool is_ident(std::size_t i) const {
-    return i < m_sig.size() && tok(i).kind == TokenKind::Identifier;
+    return i < m_count && m_tokens[i].kind == TokenKind::Identifier;
   }
   bool is_name(std::size_t i, std::string_view name) const {
     return is_ident(i) && text(i) == name;
   }
   bool is_punct(std::size_t i, std::string_view punct) const {
-    return i < m_sig.size() && tok(i).kind == TokenKind::Punct && text(i) == punct;
+    return i < m_count && m_tokens[i].kind == TokenKind::Punct && text(i) == punct;
+  }
+  std::uint32_t column(std::size_t i) const {
+    const Token& token = m_tokens[i];
+    if (token.line == 0 || token.line > m_stream.line_starts.size()) {
+      return m_stream.column(token);
+    }
+    return token.offset - m_stream.line_starts[token.line - 1] + 1;
   }
 
   // Reads `name(.name)*` from i into out; returns the index after it (i when there is none).
@@ -77,19 +90,20 @@ class FactsBuilder {
       return i;
     }
     out.append(text(i));
-    std::size_t j = i + 1;
-    while (is_punct(j, ".") && is_ident(j + 1)) {
+    std::size_t j = next(i);
+    while (is_punct(j, ".") && is_ident(next(j))) {
+      j = next(j);
       out.push_back('.');
-      out.append(text(j + 1));
-      j += 2;
+      out.append(text(j));
+      j = next(j);
     }
     return j;
   }
 
   // Skips `as alias` if present.
   std::size_t skip_alias(std::size_t i) const {
-    if (is_name(i, "as") && is_ident(i + 1)) {
-      return i + 2;
+    if (is_name(i, "as") && is_ident(next(i))) {
+      return next(next(i));
     }
     return i;
   }
@@ -98,17 +112,17 @@ class FactsBuilder {
   std::size_t parse_import(std::size_t i) {
     while (true) {
       PythonImport entry;
-      const std::size_t next = read_dotted(i, entry.module);
-      if (next == i) {
+      const std::size_t after = read_dotted(i, entry.module);
+      if (after == i) {
         return i;
       }
-      entry.line = tok(i).line;
+      entry.line = m_tokens[i].line;
       m_facts.imports.push_back(std::move(entry));
-      i = skip_alias(next);
+      i = skip_alias(after);
       if (!is_punct(i, ",")) {
         return i;
       }
-      ++i;
+      i = next(i);
     }
   }
 
@@ -117,7 +131,7 @@ class FactsBuilder {
     std::string module;
     while (is_punct(i, ".") || is_punct(i, "...")) {
       module.append(text(i));
-      ++i;
+      i = next(i);
     }
     if (!is_name(i, "import")) {
       i = read_dotted(i, module);
@@ -125,27 +139,27 @@ class FactsBuilder {
     if (module.empty() || !is_name(i, "import")) {
       return std::nullopt;
     }
-    ++i;
+    i = next(i);
     const bool parenthesized = is_punct(i, "(");
     if (parenthesized) {
-      ++i;
+      i = next(i);
     }
     while (true) {
       if (is_ident(i) || is_punct(i, "*")) {
         PythonImport entry;
         entry.module = module;
         entry.name = std::string(text(i));
-        entry.line = tok(i).line;
+        entry.line = m_tokens[i].line;
         m_facts.imports.push_back(std::move(entry));
-        i = skip_alias(i + 1);
+        i = skip_alias(next(i));
       }
       if (!is_punct(i, ",")) {
         break;
       }
-      ++i;
+      i = next(i);
     }
     if (parenthesized && is_punct(i, ")")) {
-      ++i;
+      i = next(i);
     }
     return i;
   }
@@ -153,37 +167,38 @@ class FactsBuilder {
   // After '@' at the start of a logical line: the decorator's dotted name.
   std::size_t parse_decorator(std::size_t i) {
     PythonDotted entry;
-    const std::size_t next = read_dotted(i, entry.name);
-    entry.line = tok(i).line;
-    entry.column = m_stream.column(tok(i));
+    const std::size_t after = read_dotted(i, entry.name);
+    entry.line = m_tokens[i].line;
+    entry.column = column(i);
     m_facts.decorators.push_back(std::move(entry));
-    return next;
+    return after;
   }
 
-  // A maximal `a.b.c` chain from i (an identifier not preceded by '.').
+  // A maximal `a.b.c` chain from i (an identifier not preceded by '.'); returns the index
+  // after it, which is i + 1 (or the next non-comment) for a lone name.
   std::size_t parse_chain(std::size_t i) {
-    std::size_t j = i + 1;
-    while (is_punct(j, ".") && is_ident(j + 1)) {
-      j += 2;
-    }
-    if (j == i + 1) {
-      return j;
+    const std::size_t first = next(i);
+    if (!(is_punct(first, ".") && is_ident(next(first)))) {
+      return first;
     }
     PythonDotted entry;
-    read_dotted(i, entry.name);
-    entry.line = tok(i).line;
-    entry.column = m_stream.column(tok(i));
+    const std::size_t after = read_dotted(i, entry.name);
+    entry.line = m_tokens[i].line;
+    entry.column = column(i);
     m_facts.attribute_chains.push_back(std::move(entry));
-    return j;
+    return after;
   }
 
   const TokenStream& m_stream;
-  std::vector<std::uint32_t> m_sig;
+  const std::vector<Token>& m_tokens;
+  std::size_t m_count;
   PythonFacts m_facts;
 };
 
 }  // namespace
 
-PythonFacts extract_python_facts(const TokenStream& tokens) { return FactsBuilder(tokens).run(); }
+PythonFacts extract_python_facts(const TokenStream& tokens) {
+  return FactsBuilder(tokens).run();
+}
 
 }  // namespace gpuport

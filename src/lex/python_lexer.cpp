@@ -2,23 +2,55 @@
 // and the Newline token that ends each logical line.
 #include "lex/python_lexer.h"
 
+#include <array>
 #include <cstring>
 #include <limits>
 
 namespace gpuport {
 namespace {
 
-bool is_ident_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+// Byte classes, looked up once per byte on the hot path.
+constexpr std::uint8_t k_class_ident = 1;  // letters, '_', bytes >= 0x80
+constexpr std::uint8_t k_class_digit = 2;
+constexpr std::uint8_t k_class_blank = 4;  // ' ', '\t', '\f', '\v', '\r'
+
+constexpr std::array<std::uint8_t, 256> make_classes() {
+  std::array<std::uint8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80) {
+      table[c] = k_class_ident;
+    } else if (c >= '0' && c <= '9') {
+      table[c] = k_class_digit;
+    } else if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r') {
+      table[c] = k_class_blank;
+    }
+  }
+  return table;
 }
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-bool is_ident_char(unsigned char c) { return is_ident_start(c) || is_digit(c); }
+constexpr std::array<std::uint8_t, 256> k_classes = make_classes();
+
+bool is_ident_start(unsigned char c) {
+  return (k_classes[c] & k_class_ident) != 0;
+}
+bool is_digit(unsigned char c) {
+  return (k_classes[c] & k_class_digit) != 0;
+}
+bool is_ident_char(unsigned char c) {
+  return (k_classes[c] & (k_class_ident | k_class_digit)) != 0;
+}
+bool is_blank(unsigned char c) {
+  return (k_classes[c] & k_class_blank) != 0;
+}
 bool is_hex_or_sep(unsigned char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '_';
 }
-bool is_digit_or_sep(unsigned char c) { return is_digit(c) || c == '_'; }
+bool is_digit_or_sep(unsigned char c) {
+  return is_digit(c) || c == '_';
+}
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // r, u, b, f, t and the two-letter raw combinations (rb, br, fr, rf, tr, rt), any case.
 bool is_string_prefix(std::string_view name) {
@@ -37,12 +69,45 @@ bool is_string_prefix(std::string_view name) {
   return false;
 }
 
-// Operators, longest first within each length; '@' and '!' included.
-constexpr std::string_view k_ops3[] = {"**=", "//=", ">>=", "<<=", "..."};
-constexpr std::string_view k_ops2[] = {"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->",
-                                       ":=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-                                       "@="};
 constexpr std::string_view k_ops1 = "+-*/%@&|^~<>()[]{},:;.=!";
+
+// Length of the longest operator at the start of `rest` (non-empty), or 0 when none starts
+// there. Three-byte: **= //= >>= <<= ...; two-byte: ** // >> << <= >= == != -> := and the
+// augmented assignments (+= -= *= /= %= &= |= ^= @=).
+std::uint32_t operator_length(std::string_view rest) {
+  const char c = rest[0];
+  if (k_ops1.find(c) == std::string_view::npos) {
+    return 0;
+  }
+  const char d = rest.size() > 1 ? rest[1] : '\0';
+  const char e = rest.size() > 2 ? rest[2] : '\0';
+  switch (c) {
+    case '*':
+    case '/':
+    case '>':
+    case '<':
+      if (d == c) {
+        return e == '=' ? 3 : 2;
+      }
+      return d == '=' ? 2 : 1;
+    case '.':
+      return d == '.' && e == '.' ? 3 : 1;
+    case '-':
+      return d == '=' || d == '>' ? 2 : 1;
+    case '+':
+    case '%':
+    case '&':
+    case '|':
+    case '^':
+    case '@':
+    case '=':
+    case '!':
+    case ':':
+      return d == '=' ? 2 : 1;
+    default:
+      return 1;
+  }
+}
 
 class PythonLexer {
  public:
@@ -63,6 +128,9 @@ class PythonLexer {
         case '\v':
         case '\r':
           ++m_pos;
+          while (m_pos < n && is_blank(static_cast<unsigned char>(m_src[m_pos]))) {
+            ++m_pos;
+          }
           continue;
         case '\n':
           end_physical_line();
@@ -294,24 +362,7 @@ class PythonLexer {
 
   void lex_operator() {
     const std::string_view rest = m_src.substr(m_pos);
-    std::uint32_t length = 0;
-    for (std::string_view op : k_ops3) {
-      if (rest.starts_with(op)) {
-        length = 3;
-        break;
-      }
-    }
-    if (length == 0) {
-      for (std::string_view op : k_ops2) {
-        if (rest.starts_with(op)) {
-          length = 2;
-          break;
-        }
-      }
-    }
-    if (length == 0 && k_ops1.find(rest[0]) != std::string_view::npos) {
-      length = 1;
-    }
+    const std::uint32_t length = operator_length(rest);
     if (length == 0) {
       // A run of bytes nothing accepts ('$', '?', '`', control bytes) is one Other token.
       std::uint32_t p = m_pos + 1;

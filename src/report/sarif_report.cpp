@@ -16,7 +16,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::string_view k_information_uri = "https://github.com/gpuport/gpuport";
 
 Json text(std::string_view value) {
   return {{"text", valid_utf8(value)}};
@@ -124,7 +123,6 @@ std::string render_sarif(const ScanResult& result, const ReportOptions& options)
   driver["name"] = "gpuport";
   driver["version"] = k_version;
   driver["semanticVersion"] = k_version;
-  driver["informationUri"] = std::string(k_information_uri);
   driver["rules"] = std::move(rules);
 
   Json results = Json::array();

@@ -8,6 +8,7 @@
 
 #include <tl/expected.hpp>
 
+#include "scan/file_analysis.h"
 #include "scan/scan_result.h"
 #include "source/file_system.h"
 #include "source/walker.h"
