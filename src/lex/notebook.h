@@ -11,7 +11,7 @@
 namespace gpuport {
 
 struct NotebookCode {
-  std::string python;                  // code cells joined, one '\n' between cells
+  std::string python;                    // code cells joined, one '\n' between cells
   std::vector<std::uint32_t> file_line;  // file_line[i] = line in the .ipynb of python line i+1
 };
 

@@ -16,7 +16,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-
 Json text(std::string_view value) {
   return {{"text", valid_utf8(value)}};
 }

@@ -8,7 +8,9 @@ namespace gpuport {
 namespace {
 constexpr std::size_t k_max_excerpt = 160;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f';
+}
 }  // namespace
 
 std::string make_excerpt(std::string_view line) {

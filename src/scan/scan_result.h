@@ -92,12 +92,12 @@ struct Component {
 
 // Signs that the repository already has an AMD path.
 enum class AmdPathKind : std::uint8_t {
-  HipGuard,         // #if __HIP_PLATFORM_AMD__ / USE_ROCM ...
-  VendorShimHeader, // a header that #defines cuda* names to hip* names
-  HipCMake,         // enable_language(HIP), hip::host, roc::* targets
-  RocmImage,        // FROM rocm/...
-  RocmPackage,      // torch+rocm wheels, onnxruntime-migraphx, amdsmi
-  AmdAsm,           // AMDGCN inline asm / __builtin_amdgcn_*
+  HipGuard,          // #if __HIP_PLATFORM_AMD__ / USE_ROCM ...
+  VendorShimHeader,  // a header that #defines cuda* names to hip* names
+  HipCMake,          // enable_language(HIP), hip::host, roc::* targets
+  RocmImage,         // FROM rocm/...
+  RocmPackage,       // torch+rocm wheels, onnxruntime-migraphx, amdsmi
+  AmdAsm,            // AMDGCN inline asm / __builtin_amdgcn_*
 };
 
 struct AmdPathSign {

@@ -74,18 +74,16 @@ void sort_by(std::vector<T>& items, Key key) {
 }
 
 void sort_result(ScanResult& result) {
-  sort_by(result.findings, [](const Finding& f) {
-    return std::tie(f.file, f.line, f.column, f.rule, f.detail);
-  });
+  sort_by(result.findings,
+          [](const Finding& f) { return std::tie(f.file, f.line, f.column, f.rule, f.detail); });
   sort_by(result.kernels, [](const Kernel& k) { return std::tie(k.file, k.line, k.name); });
   sort_by(result.launches, [](const LaunchSite& l) { return std::tie(l.file, l.line, l.kernel); });
   sort_by(result.instantiation_files, [](const InstantiationFile& i) { return std::tie(i.file); });
   sort_by(result.artifacts, [](const Artifact& a) { return std::tie(a.file, a.line); });
   sort_by(result.amd_path, [](const AmdPathSign& s) { return std::tie(s.file, s.line, s.detail); });
   sort_by(result.skipped, [](const SkippedEntry& s) { return std::tie(s.path); });
-  sort_by(result.warnings, [](const FileWarning& w) {
-    return std::tie(w.file, w.line, w.column, w.message);
-  });
+  sort_by(result.warnings,
+          [](const FileWarning& w) { return std::tie(w.file, w.line, w.column, w.message); });
 }
 
 template <typename T>
@@ -209,7 +207,8 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     } else {
       auto contents = fs.read(file.disk_path);
       if (!contents) {
-        collector.add_skip({file.path, SkipReason::Unreadable, file.size, contents.error().message});
+        collector.add_skip(
+            {file.path, SkipReason::Unreadable, file.size, contents.error().message});
         return;
       }
       std::string_view data = contents->bytes();

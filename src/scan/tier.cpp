@@ -11,7 +11,9 @@ constexpr std::array<std::string_view, 5> k_tier_names = {"framework", "config",
 constexpr std::array<std::string_view, 4> k_severity_names = {"info", "low", "medium", "high"};
 }  // namespace
 
-std::string_view tier_name(Tier tier) { return k_tier_names[static_cast<std::size_t>(tier)]; }
+std::string_view tier_name(Tier tier) {
+  return k_tier_names[static_cast<std::size_t>(tier)];
+}
 
 std::optional<Tier> parse_tier(std::string_view name) {
   for (std::size_t i = 0; i < k_tier_names.size(); ++i) {

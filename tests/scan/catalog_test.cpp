@@ -23,7 +23,9 @@ bool valid_id(std::string_view id) {
          std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-TEST(Catalog, HasAtLeastFiftyRules) { EXPECT_GE(rule_catalog().size(), 50u); }
+TEST(Catalog, HasAtLeastFiftyRules) {
+  EXPECT_GE(rule_catalog().size(), 50u);
+}
 
 TEST(Catalog, IdsAreWellFormedSortedAndUnique) {
   std::span<const RuleInfo> rules = rule_catalog();

@@ -15,8 +15,8 @@ std::vector<std::string> rule_ids(const std::string& text) {
   std::size_t at = 0;
   while ((at = text.find("GP-", at)) != std::string::npos) {
     std::size_t end = at + 3;
-    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                                 text[end] == '-')) {
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-')) {
       ++end;
     }
     ids.push_back(text.substr(at, end - at));

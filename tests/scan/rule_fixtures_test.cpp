@@ -54,11 +54,14 @@ void check_fixture(const std::filesystem::path& directory) {
 
 class RuleFixture : public ::testing::TestWithParam<std::filesystem::path> {};
 
-TEST_P(RuleFixture, FindsExactlyTheExpectedLines) { check_fixture(GetParam()); }
+TEST_P(RuleFixture, FindsExactlyTheExpectedLines) {
+  check_fixture(GetParam());
+}
 
 std::string fixture_name(const ::testing::TestParamInfo<std::filesystem::path>& info) {
   std::string name = info.param.filename().string();
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
   return name;
 }
 

@@ -59,8 +59,8 @@ TEST_F(Suppression, NextLineCoversOnlyTheFollowingLine) {
 }
 
 TEST_F(Suppression, BeginEndCoversTheBlockInclusive) {
-  std::string source = "a\n// gpuport-ignore-begin(" + first + ")\nb\nc\n// gpuport-ignore-end(" +
-                       first + ")\nd\n";
+  std::string source =
+      "a\n// gpuport-ignore-begin(" + first + ")\nb\nc\n// gpuport-ignore-end(" + first + ")\nd\n";
   std::vector<Finding> findings = {at(0, 1), at(0, 3), at(0, 4), at(0, 6), at(1, 3)};
   apply_suppressions(source, findings);
   EXPECT_EQ(lines_of(findings), (std::vector<std::uint32_t>{1, 6, 3}));

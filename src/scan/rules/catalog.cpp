@@ -15,14 +15,13 @@ template <typename Row, typename Key>
 std::vector<Row> merged(std::span<const Row> a, std::span<const Row> b, Key key) {
   std::vector<Row> rows(a.begin(), a.end());
   rows.insert(rows.end(), b.begin(), b.end());
-  std::sort(rows.begin(), rows.end(),
-            [&](const Row& x, const Row& y) { return key(x) < key(y); });
+  std::sort(rows.begin(), rows.end(), [&](const Row& x, const Row& y) { return key(x) < key(y); });
   return rows;
 }
 
 const std::vector<RuleInfo>& rules() {
-  static const std::vector<RuleInfo> all = merged<RuleInfo>(
-      source_rule_rows(), stack_rule_rows(), [](const RuleInfo& r) { return r.id; });
+  static const std::vector<RuleInfo> all = merged<RuleInfo>(source_rule_rows(), stack_rule_rows(),
+                                                            [](const RuleInfo& r) { return r.id; });
   return all;
 }
 
@@ -35,7 +34,9 @@ const std::vector<ComponentInfo>& components() {
 
 }  // namespace
 
-std::span<const RuleInfo> rule_catalog() { return rules(); }
+std::span<const RuleInfo> rule_catalog() {
+  return rules();
+}
 
 const RuleInfo* find_rule(std::string_view id) {
   const auto& all = rules();
@@ -54,7 +55,9 @@ std::uint16_t rule_index(std::string_view id) {
   return static_cast<std::uint16_t>(rule - rules().data());
 }
 
-std::span<const ComponentInfo> component_catalog() { return components(); }
+std::span<const ComponentInfo> component_catalog() {
+  return components();
+}
 
 const ComponentInfo* find_component(std::string_view name) {
   const auto& all = components();

@@ -15,9 +15,9 @@ struct RuleInfo {
   std::string_view component;  // row of the portability table it feeds: "Inline PTX", "PyTorch"
   Tier tier = Tier::Mechanical;
   Severity severity = Severity::Medium;
-  double effort_hours = 0;     // per occurrence, before any per-component cap
-  std::string_view summary;    // one sentence; also the first line of docs/rules/<id>.md
-  std::string_view fix;        // what the porter does
+  double effort_hours = 0;   // per occurrence, before any per-component cap
+  std::string_view summary;  // one sentence; also the first line of docs/rules/<id>.md
+  std::string_view fix;      // what the porter does
 };
 
 // All rules, sorted by id.
@@ -29,10 +29,10 @@ std::uint16_t rule_index(std::string_view id);
 
 // What a component of the stack is on AMD, for the portability table.
 struct ComponentInfo {
-  std::string_view name;           // "PyTorch", "TensorRT", "Inline PTX", ...
-  std::string_view amd_status;     // "supported", "partial", "none", "needs rework"
-  std::string_view amd_equivalent; // "ROCm wheels (torch==X+rocmY)", "MIGraphX", ...
-  std::string_view cost;           // "image swap + validation", "weeks per kernel", ...
+  std::string_view name;            // "PyTorch", "TensorRT", "Inline PTX", ...
+  std::string_view amd_status;      // "supported", "partial", "none", "needs rework"
+  std::string_view amd_equivalent;  // "ROCm wheels (torch==X+rocmY)", "MIGraphX", ...
+  std::string_view cost;            // "image swap + validation", "weeks per kernel", ...
 };
 std::span<const ComponentInfo> component_catalog();
 const ComponentInfo* find_component(std::string_view name);

@@ -1,0 +1,166 @@
+// Precompiled NVIDIA artifacts: engine/cubin/PTX/fatbin files by extension, and C/C++ sources
+// that are byte-array dumps of GPU binaries (detected cheaply, counted, never lexed).
+#include <algorithm>
+
+#include "scan/file_analysis.h"
+#include "scan/rules/stack_rules.h"
+
+namespace gpuport {
+
+namespace {
+
+constexpr std::size_t k_probe_bytes = 4096;
+// Smaller files are ordinary sources even when they hold a table: a cubin is kilobytes of
+// binary, so its text dump is tens of kilobytes at least.
+constexpr std::size_t k_min_embedded_size = 16 * 1024;
+constexpr std::size_t k_min_literals = 200;
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_ident(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+struct Density {
+  std::size_t literal_bytes = 0;  // bytes of numeric literals and commas
+  std::size_t other_bytes = 0;    // every other non-blank byte
+  std::size_t literals = 0;
+  std::size_t first_literal = std::string_view::npos;  // offset in the window
+};
+
+Density measure(std::string_view window) {
+  Density d;
+  std::size_t i = 0;
+  while (i < window.size()) {
+    const char c = window[i];
+    if (is_blank(c)) {
+      ++i;
+    } else if (c == ',') {
+      ++d.literal_bytes;
+      ++i;
+    } else if (is_digit(c) && (i == 0 || !is_ident(window[i - 1]))) {
+      std::size_t j = i + 1;
+      if (c == '0' && j < window.size() && (window[j] == 'x' || window[j] == 'X')) {
+        ++j;
+        while (j < window.size() && is_hex(window[j])) {
+          ++j;
+        }
+      } else {
+        while (j < window.size() && is_digit(window[j])) {
+          ++j;
+        }
+      }
+      while (j < window.size() && (window[j] == 'u' || window[j] == 'U')) {
+        ++j;
+      }
+      if (d.first_literal == std::string_view::npos) {
+        d.first_literal = i;
+      }
+      d.literal_bytes += j - i;
+      ++d.literals;
+      i = j;
+    } else {
+      ++d.other_bytes;
+      ++i;
+    }
+  }
+  return d;
+}
+
+bool dense(const Density& d) {
+  const std::size_t total = d.literal_bytes + d.other_bytes;
+  return d.literals >= k_min_literals && total > 0 && d.literal_bytes * 10 >= total * 6;
+}
+
+// The line of the array: the line of the last '{' before the first literal after the first '{'.
+std::uint32_t array_line(std::string_view source) {
+  std::string_view head = source.substr(0, k_probe_bytes);
+  const std::size_t brace = head.find('{');
+  if (brace == std::string_view::npos) {
+    return 1;
+  }
+  Density d = measure(head.substr(brace + 1));
+  std::size_t at = d.first_literal == std::string_view::npos ? brace : brace + 1 + d.first_literal;
+  std::size_t open = head.rfind('{', at);
+  if (open == std::string_view::npos) {
+    open = brace;
+  }
+  return 1 + static_cast<std::uint32_t>(std::count(head.begin(), head.begin() + open, '\n'));
+}
+
+std::string_view line_at(std::string_view source, std::uint32_t line) {
+  std::size_t start = 0;
+  for (std::uint32_t l = 1; l < line; ++l) {
+    start = source.find('\n', start);
+    if (start == std::string_view::npos) {
+      return {};
+    }
+    ++start;
+  }
+  std::size_t end = source.find('\n', start);
+  return source.substr(start, end == std::string_view::npos ? source.size() - start : end - start);
+}
+
+bool ends_with_ci(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         starts_with_ci(text.substr(text.size() - suffix.size()), suffix);
+}
+
+}  // namespace
+
+bool looks_like_embedded_binary(std::string_view source) {
+  if (source.size() < k_min_embedded_size) {
+    return false;
+  }
+  std::string_view head = source.substr(0, k_probe_bytes);
+  const std::size_t brace = head.find('{');
+  if (brace == std::string_view::npos || !dense(measure(head.substr(brace + 1)))) {
+    return false;
+  }
+  // A lookup table at the top of ordinary code is not enough: the middle must be data too.
+  std::string_view middle = source.substr(source.size() / 2, k_probe_bytes);
+  return dense(measure(middle));
+}
+
+void analyze_embedded_binary(const std::string& path, std::string_view source, FileAnalysis& out) {
+  const std::uint32_t line = array_line(source);
+  out.skip_lexing = true;
+  out.artifacts.push_back({path, ArtifactKind::EmbeddedCubin, source.size(), line});
+  out.findings.push_back(
+      line_finding("GP-ART-003", path, line, 1, line_at(source, line),
+                   "embedded binary array, " + std::to_string(source.size()) + " bytes of source"));
+}
+
+void analyze_artifact(const std::string& path, std::uint64_t size, FileAnalysis& out) {
+  std::string_view name = base_name(path);
+  ArtifactKind kind;
+  std::string_view what;
+  if (ends_with_ci(name, ".engine") || ends_with_ci(name, ".plan") || ends_with_ci(name, ".trt")) {
+    kind = ArtifactKind::TensorRtEngine;
+    what = "TensorRT engine";
+  } else if (ends_with_ci(name, ".cubin")) {
+    kind = ArtifactKind::Cubin;
+    what = "cubin";
+  } else if (ends_with_ci(name, ".fatbin")) {
+    kind = ArtifactKind::Fatbin;
+    what = "fatbin";
+  } else if (ends_with_ci(name, ".ptx")) {
+    kind = ArtifactKind::Ptx;
+    what = "PTX";
+  } else {
+    return;
+  }
+  out.artifacts.push_back({path, kind, size, 0});
+  const std::string_view rule = kind == ArtifactKind::TensorRtEngine ? "GP-ART-001" : "GP-ART-002";
+  out.findings.push_back(line_finding(rule, path, 1, 1, {},
+                                      std::string(what) + ", " + std::to_string(size) + " bytes"));
+}
+
+}  // namespace gpuport

@@ -1,0 +1,214 @@
+// analyze_cuda: one pass over a C/C++/CUDA file's tokens, dispatching to the rule families and
+// filling the kernel inventory.
+#include <string_view>
+
+#include "scan/file_analysis.h"
+#include "scan/inventory.h"
+#include "scan/rules/source_rules.h"
+
+namespace gpuport {
+
+namespace {
+
+using namespace source_rules;
+
+void close_kernel(SourceContext& ctx) {
+  if (Kernel* kernel = ctx.current_kernel()) {
+    if (ctx.kernel_shared_unknown) {
+      kernel->features.static_shared_bytes.reset();
+    } else {
+      kernel->features.static_shared_bytes = ctx.kernel_shared_sum;
+    }
+  }
+  ctx.kernel = -1;
+  ctx.kernel_end = 0;
+}
+
+// GP-EXEC-012 (second half): kernel parameters HIP rejects.
+void check_kernel_parameters(SourceContext& ctx, const FunctionShape& shape) {
+  for (std::size_t j = shape.params_open + 1; j < shape.params_close && j < ctx.size(); ++j) {
+    std::string_view t = ctx.text(j);
+    TokenKind kind = ctx.kind(j);
+    bool bad = (kind == TokenKind::Punct && (t == "&" || t == "&&")) ||
+               (kind == TokenKind::Identifier &&
+                (t == "va_list" || t == "initializer_list" ||
+                 (t == "double" && ctx.is_ident(prev_code(ctx, j), "long"))));
+    if (bad) {
+      ctx.add("GP-EXEC-012", j, "kernel parameter: " + std::string(t));
+      return;
+    }
+  }
+}
+
+void on_global(SourceContext& ctx, std::size_t i, std::string_view) {
+  auto shape = read_function(ctx.ts, i);
+  if (!shape) {
+    return;
+  }
+  bool has_body = shape->body_close != SIZE_MAX;
+  bool named = shape->name_begin != SIZE_MAX;
+  if (!named || (!has_body && !ctx.tok[i].in_directive())) {
+    return;  // a declaration: the definition is counted where it is
+  }
+  if (ctx.kernel >= 0) {
+    close_kernel(ctx);
+  }
+  ctx.out.kernels.push_back(make_kernel(ctx.path, ctx.ts, i, *shape));
+  check_kernel_parameters(ctx, *shape);
+  if (!has_body) {
+    return;
+  }
+  ctx.kernel = static_cast<std::ptrdiff_t>(ctx.out.kernels.size() - 1);
+  ctx.kernel_end = shape->body_close;
+  ctx.kernel_shared_sum = 0;
+  ctx.kernel_shared_unknown = false;
+  ctx.kernel_shared_flagged = false;
+  ctx.current_kernel()->features.static_shared_bytes = 0;
+  if (shape->body_close + 1 > ctx.device_end) {
+    ctx.device_end = shape->body_close + 1;
+  }
+}
+
+void on_device(SourceContext& ctx, std::size_t i, std::string_view) {
+  if (ctx.in_device(i)) {
+    return;
+  }
+  auto shape = read_function(ctx.ts, i);
+  if (shape && shape->body_close != SIZE_MAX && shape->body_close + 1 > ctx.device_end) {
+    ctx.device_end = shape->body_close + 1;
+  }
+}
+
+void on_template(SourceContext& ctx, std::size_t i, std::string_view) {
+  if (is_explicit_instantiation(ctx.ts, i)) {
+    ++ctx.out.template_instantiations;
+  }
+}
+
+HandlerTable build_table() {
+  HandlerTable table;
+  table.add("__global__", on_global);
+  table.add("__device__", on_device);
+  table.add("template", on_template);
+  register_warp(table);
+  register_asm(table);
+  register_matrix(table);
+  register_memory(table);
+  register_execution(table);
+  register_device_functions(table);
+  register_libraries(table);
+  return table;
+}
+
+void dispatch_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
+  if (name.size() < 4) {
+    return;
+  }
+  switch (name[0]) {
+    case 'c':
+      if (name[1] == 'u') {
+        if (!library_prefix(ctx, i, name)) {
+          execution_prefix(ctx, i, name);
+        }
+      }
+      return;
+    case 'n':
+      if (!library_prefix(ctx, i, name) && !execution_prefix(ctx, i, name)) {
+        device_prefix(ctx, i, name);
+      }
+      return;
+    case 'A':
+      library_prefix(ctx, i, name);
+      return;
+    case 'a':
+      if (ctx.kernel >= 0 && name.starts_with("atomic")) {
+        ctx.current_kernel()->features.atomics = true;
+      }
+      return;
+    case '_':
+      if (name[1] == '_' && !matrix_prefix(ctx, i, name)) {
+        device_prefix(ctx, i, name);
+      }
+      return;
+    case 's':
+    case 't':
+      device_prefix(ctx, i, name);
+      return;
+    default:
+      return;
+  }
+}
+
+// Cheap prefilter before parsing: 1, 5, 31, 32, 64 (with suffixes) or a hex literal.
+bool may_be_warp_literal(std::string_view text) {
+  if (text.size() > 12 || text.empty()) {
+    return false;
+  }
+  char c = text[0];
+  if (c == '0') {
+    return text.size() >= 4 && (text[1] == 'x' || text[1] == 'X');
+  }
+  return text.size() <= 5 && (c == '1' || c == '3' || c == '5' || c == '6');
+}
+
+bool is_warp_literal(std::uint64_t value) {
+  return value == 32 || value == 64 || value == 31 || value == 5 || value == 1 ||
+         value == 0xffffffffu;
+}
+
+}  // namespace
+
+void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
+  static const HandlerTable table = build_table();
+  SourceContext ctx(path, tokens, out);
+  std::size_t first_hip = SIZE_MAX;
+  const std::size_t count = tokens.tokens.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (ctx.kernel >= 0 && i > ctx.kernel_end) {
+      close_kernel(ctx);
+    }
+    const Token& t = tokens.tokens[i];
+    if (t.context == BranchContext::Hip && first_hip == SIZE_MAX) {
+      first_hip = i;
+    }
+    switch (t.kind) {
+      case TokenKind::Identifier: {
+        std::string_view name = tokens.text(t);
+        if (const HandlerEntry* entry = table.find(name)) {
+          entry->handler(ctx, i, entry->rule);
+        } else {
+          dispatch_prefix(ctx, i, name);
+        }
+        break;
+      }
+      case TokenKind::Number: {
+        if (may_be_warp_literal(tokens.text(t))) {
+          auto value = integer_value(tokens.text(t));
+          if (value && is_warp_literal(*value)) {
+            on_warp_number(ctx, i, *value);
+          }
+        }
+        break;
+      }
+      case TokenKind::LaunchOpen:
+        on_launch_open(ctx, i);
+        break;
+      case TokenKind::DirectiveStart:
+        on_directive(ctx, i);
+        break;
+      default:
+        break;
+    }
+  }
+  close_kernel(ctx);
+  finish_warp(ctx);
+  finish_matrix(ctx);
+  finish_libraries(ctx);
+  finish_execution(ctx);
+  finish_memory(ctx);
+  if (!ctx.hip_guard_directive && first_hip != SIZE_MAX) {
+    ctx.add_sign(AmdPathKind::HipGuard, first_hip, "code in a HIP-only branch");
+  }
+}
+
+}  // namespace gpuport

@@ -1,0 +1,44 @@
+// ART rules on Python: code that names precompiled cubins/fatbins it loads or downloads.
+#include "scan/rules/stack_rules.h"
+
+namespace gpuport {
+
+namespace {
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// ".cubin" or ".fatbin" as a file extension inside the text ("fmha_sm90.cubin", "{name}.cubin").
+bool names_binary_file(std::string_view content) {
+  for (std::string_view ext : {std::string_view(".cubin"), std::string_view(".fatbin")}) {
+    std::size_t pos = content.find(ext);
+    while (pos != std::string_view::npos) {
+      const std::size_t end = pos + ext.size();
+      if (end >= content.size() || !is_alnum(content[end])) {
+        return true;
+      }
+      pos = content.find(ext, end);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void check_python_artifacts(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
+  std::uint32_t last_line = 0;
+  for (const Token& token : tokens.tokens) {
+    if (token.kind != TokenKind::String || token.line == last_line) {
+      continue;
+    }
+    std::string_view content = python_string_content(tokens.text(token));
+    if (content.size() <= 512 && names_binary_file(content)) {
+      last_line = token.line;
+      out.findings.push_back(
+          make_finding("GP-ART-004", path, tokens, token, std::string(content.substr(0, 80))));
+    }
+  }
+}
+
+}  // namespace gpuport

@@ -1,0 +1,271 @@
+// BUILD rules: CUDA language, architectures, toolkit targets, FindCUDA and nvcc flags in CMake;
+// CUDAExtension, cpp_extension.load and nvcc options in Python build code; HIP CMake signs.
+#include <algorithm>
+#include <array>
+
+#include "scan/rules/stack_rules.h"
+
+namespace gpuport {
+
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// Lowercase line text with the spaces just inside a call's '(' removed: "find_package( cuda".
+std::string compact_calls(std::string_view text) {
+  std::string lower = to_lower_ascii(text);
+  std::string out;
+  out.reserve(lower.size());
+  for (std::size_t i = 0; i < lower.size(); ++i) {
+    const char c = lower[i];
+    if ((c == ' ' || c == '\t') && !out.empty() && (out.back() == '(' || out.back() == ' ')) {
+      continue;
+    }
+    if (c == '(' && !out.empty() && out.back() == ' ') {
+      out.pop_back();  // "find_package (CUDA)" -> "find_package(cuda)"
+    }
+    out.push_back(c == '\t' ? ' ' : c);
+  }
+  return out;
+}
+
+// The words after the first one inside `project(...)`, i.e. the languages and options.
+bool project_lists_language(std::string_view line, std::string_view language) {
+  std::size_t open = line.find('(');
+  if (open == std::string_view::npos) {
+    return false;
+  }
+  std::string_view args = line.substr(open + 1);
+  std::size_t first_end = args.find_first_of(" )");
+  if (first_end == std::string_view::npos) {
+    return false;
+  }
+  return find_word(args.substr(first_end), language) != std::string_view::npos;
+}
+
+constexpr std::array<std::string_view, 7> k_nvcc_flags = {
+    "-xptxas",        "--maxrregcount",           "-maxrregcount",         "--use_fast_math",
+    "-use_fast_math", "--expt-relaxed-constexpr", "--expt-extended-lambda"};
+
+constexpr std::array<std::string_view, 5> k_findcuda_calls = {
+    "cuda_add_library(", "cuda_add_executable(", "cuda_include_directories(", "cuda_compile(",
+    "cuda_add_cublas_to_target("};
+
+constexpr std::array<std::string_view, 4> k_tensorrt_libs = {"nvinfer", "nvinfer_plugin",
+                                                             "nvonnxparser", "nvparsers"};
+
+struct CMakeEmitter {
+  const std::string& path;
+  const ConfigLine& line;
+  FileAnalysis& out;
+
+  void finding(std::string_view rule, std::size_t at, std::string detail) {
+    out.findings.push_back(line_finding(rule, path, line.line,
+                                        line.indent + 1 + static_cast<std::uint32_t>(at), line.text,
+                                        std::move(detail)));
+  }
+  void sign(std::string detail) {
+    out.amd_path.push_back({AmdPathKind::HipCMake, path, line.line, std::move(detail)});
+  }
+};
+
+void check_cmake_line(const std::string& path, const ConfigLine& line, FileAnalysis& out) {
+  // `t` has call spacing normalised (for "name(" patterns); `raw` keeps the columns.
+  const std::string text = compact_calls(line.text);
+  const std::string raw_text = to_lower_ascii(line.text);
+  CMakeEmitter emit{path, line, out};
+  const std::string_view t = text;
+  const std::string_view raw = raw_text;
+
+  // BUILD-001: CUDA as a language.
+  std::size_t at = std::string_view::npos;
+  if (starts_with(t, "enable_language(") && find_word(t, "cuda") != std::string_view::npos) {
+    emit.finding("GP-BUILD-001", 0, "enable_language(CUDA)");
+  } else if (starts_with(t, "project(") && project_lists_language(t, "cuda")) {
+    emit.finding("GP-BUILD-001", 0, "project(... CUDA)");
+  } else if ((at = t.find("language cuda")) != std::string_view::npos &&
+             find_word(t, "cuda", at) == at + 9) {
+    emit.finding("GP-BUILD-001", at, "LANGUAGE CUDA");
+  }
+
+  // BUILD-002: NVIDIA architectures.
+  if ((at = find_word(raw, "cmake_cuda_architectures")) != std::string_view::npos) {
+    emit.finding("GP-BUILD-002", at, "CMAKE_CUDA_ARCHITECTURES");
+  } else if ((at = find_word(raw, "cuda_architectures")) != std::string_view::npos) {
+    emit.finding("GP-BUILD-002", at, "CUDA_ARCHITECTURES");
+  } else if ((at = find_word(raw, "-gencode")) != std::string_view::npos ||
+             (at = raw.find("arch=compute_")) != std::string_view::npos) {
+    emit.finding("GP-BUILD-002", at, "-gencode");
+  }
+
+  // BUILD-003: CUDAToolkit and CUDA:: targets.
+  if ((at = t.find("find_package(cudatoolkit")) != std::string_view::npos) {
+    emit.finding("GP-BUILD-003", at, "find_package(CUDAToolkit)");
+  } else if ((at = find_word(raw, "cuda::")) != std::string_view::npos) {
+    const std::size_t end = raw.find_first_of(" )\"", at);
+    emit.finding("GP-BUILD-003", at, std::string(line.text.substr(at, end - at)));
+  }
+
+  // BUILD-004: the legacy FindCUDA module.
+  if ((at = t.find("find_package(cuda")) != std::string_view::npos &&
+      (at + 17 >= t.size() || t[at + 17] == ' ' || t[at + 17] == ')')) {
+    emit.finding("GP-BUILD-004", at, "find_package(CUDA)");
+  } else if ((at = find_word(raw, "cuda_nvcc_flags")) != std::string_view::npos) {
+    emit.finding("GP-BUILD-004", at, "CUDA_NVCC_FLAGS");
+  } else {
+    for (std::string_view call : k_findcuda_calls) {
+      if ((at = find_word(t, call)) != std::string_view::npos) {
+        emit.finding("GP-BUILD-004", at, std::string(call.substr(0, call.size() - 1)));
+        break;
+      }
+    }
+  }
+
+  // BUILD-005: nvcc-only flags.
+  for (std::string_view flag : k_nvcc_flags) {
+    if ((at = find_word(raw, flag)) != std::string_view::npos) {
+      emit.finding("GP-BUILD-005", at, std::string(flag));
+      break;
+    }
+  }
+
+  // BUILD-008: TensorRT libraries.
+  for (std::string_view lib : k_tensorrt_libs) {
+    if ((at = find_word(raw, lib)) != std::string_view::npos) {
+      emit.finding("GP-BUILD-008", at, std::string(lib));
+      break;
+    }
+  }
+
+  // Signs of an existing HIP build.
+  if (starts_with(t, "enable_language(") && find_word(t, "hip") != t.npos) {
+    emit.sign("enable_language(HIP)");
+  } else if (starts_with(t, "project(") && project_lists_language(t, "hip")) {
+    emit.sign("project(... HIP)");
+  } else if (t.find("find_package(hip") != std::string_view::npos) {
+    emit.sign("find_package(hip)");
+  } else if (find_word(t, "hip::host") != t.npos || find_word(t, "hip::device") != t.npos) {
+    emit.sign("hip:: target");
+  } else if (find_word(t, "roc::") != t.npos) {
+    emit.sign("roc:: target");
+  } else if (find_word(t, "cmake_hip_architectures") != t.npos ||
+             find_word(t, "amdgpu_targets") != t.npos || find_word(t, "gpu_targets") != t.npos) {
+    emit.sign("HIP architectures");
+  } else if (t.find("language hip") != std::string_view::npos) {
+    emit.sign("LANGUAGE HIP");
+  }
+}
+
+// nvcc-only and NVIDIA-architecture options as Python string literals.
+bool is_nvcc_option(std::string_view content) {
+  std::string lower = to_lower_ascii(content.substr(0, 64));
+  std::string_view t = lower;
+  if (starts_with(t, "-gencode") || starts_with(t, "--generate-code") ||
+      t.find("arch=compute_") != std::string_view::npos ||
+      t.find("code=sm_") != std::string_view::npos || t == "torch_cuda_arch_list") {
+    return true;
+  }
+  return std::any_of(k_nvcc_flags.begin(), k_nvcc_flags.end(),
+                     [&](std::string_view flag) { return starts_with(t, flag); }) ||
+         starts_with(t, "--ptxas-options");
+}
+
+const Token* next_significant(const TokenStream& tokens, std::size_t& i) {
+  for (++i; i < tokens.tokens.size(); ++i) {
+    if (tokens.tokens[i].kind != TokenKind::Comment &&
+        tokens.tokens[i].kind != TokenKind::Newline) {
+      return &tokens.tokens[i];
+    }
+  }
+  return nullptr;
+}
+
+// Scans the arguments of a call whose '(' is at index `open`; reports whether any identifier
+// `keyword` or any string ending in .cu/.cuh is among them. Bounded by the matching ')'.
+struct CallArgs {
+  bool keyword = false;
+  bool cuda_source = false;
+};
+CallArgs scan_call(const TokenStream& tokens, std::size_t open, std::string_view keyword) {
+  CallArgs args;
+  int depth = 0;
+  for (std::size_t i = open; i < tokens.tokens.size(); ++i) {
+    const Token& token = tokens.tokens[i];
+    std::string_view text = tokens.text(token);
+    if (token.kind == TokenKind::Punct) {
+      if (text == "(" || text == "[" || text == "{") {
+        ++depth;
+      } else if (text == ")" || text == "]" || text == "}") {
+        if (--depth <= 0) {
+          break;
+        }
+      }
+    } else if (token.kind == TokenKind::Identifier && text == keyword) {
+      args.keyword = true;
+    } else if (token.kind == TokenKind::String) {
+      std::string_view content = python_string_content(text);
+      if (content.ends_with(".cu") || content.ends_with(".cuh")) {
+        args.cuda_source = true;
+      }
+    }
+  }
+  return args;
+}
+
+}  // namespace
+
+void check_cmake(const std::string& path, std::span<const ConfigLine> lines, FileAnalysis& out) {
+  for (const ConfigLine& line : lines) {
+    check_cmake_line(path, line, out);
+  }
+}
+
+void check_python_build(const std::string& path, const TokenStream& tokens,
+                        const PythonFacts& facts, FileAnalysis& out) {
+  bool load_imported = false;
+  bool torch_imported = false;
+  for (const PythonImport& import : facts.imports) {
+    torch_imported = torch_imported || starts_with(import.module, "torch");
+    load_imported =
+        load_imported || (import.module == "torch.utils.cpp_extension" && import.name == "load");
+  }
+  std::uint32_t last_option_line = 0;
+  for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
+    const Token& token = tokens.tokens[i];
+    std::string_view text = tokens.text(token);
+    if (token.kind == TokenKind::String) {
+      std::string_view content = python_string_content(text);
+      if (token.line != last_option_line && is_nvcc_option(content)) {
+        last_option_line = token.line;
+        out.findings.push_back(
+            make_finding("GP-BUILD-007", path, tokens, token, std::string(content.substr(0, 64))));
+      }
+      continue;
+    }
+    if (token.kind != TokenKind::Identifier || !torch_imported) {
+      continue;
+    }
+    const bool after_dot = i > 0 && tokens.tokens[i - 1].kind == TokenKind::Punct &&
+                           tokens.text(tokens.tokens[i - 1]) == ".";
+    const bool cpp_extension_attr =
+        after_dot && i > 1 && tokens.text(tokens.tokens[i - 2]) == "cpp_extension";
+    std::size_t j = i;
+    const Token* next = next_significant(tokens, j);
+    if (next == nullptr || next->kind != TokenKind::Punct || tokens.text(*next) != "(") {
+      continue;
+    }
+    if (text == "CUDAExtension") {
+      out.findings.push_back(make_finding("GP-BUILD-006", path, tokens, token, "CUDAExtension"));
+    } else if (text == "load_inline" && scan_call(tokens, j, "cuda_sources").keyword) {
+      out.findings.push_back(
+          make_finding("GP-BUILD-006", path, tokens, token, "load_inline(cuda_sources=...)"));
+    } else if (text == "load" && (cpp_extension_attr || (load_imported && !after_dot)) &&
+               scan_call(tokens, j, {}).cuda_source) {
+      out.findings.push_back(make_finding("GP-BUILD-006", path, tokens, token, "load(*.cu)"));
+    }
+  }
+}
+
+}  // namespace gpuport

@@ -1,0 +1,216 @@
+// Catalog rows for the stack around the CUDA code: Python frameworks, packaging, build files,
+// deployment configs and precompiled artifacts (families FW, PKG, BUILD, DEPLOY, ART).
+#include "scan/rules/catalog_rows.h"
+
+namespace gpuport {
+
+namespace {
+
+constexpr Tier k_fw = Tier::Framework;
+constexpr Tier k_cfg = Tier::Config;
+constexpr Tier k_mech = Tier::Mechanical;
+constexpr Tier k_rw = Tier::Rewrite;
+constexpr Severity k_info = Severity::Info;
+constexpr Severity k_low = Severity::Low;
+constexpr Severity k_med = Severity::Medium;
+constexpr Severity k_high = Severity::High;
+
+// Provenance: tiers and AMD equivalents from the project's reference notes frameworks.md (§5
+// component table, CMake detection table) and real-world-lessons.md (§3 findings 4-6 and 9, §4
+// ground truth); tier meanings from ARCHITECTURE.md. Effort weights are engineer-hours per
+// occurrence; each docs/rules/<id>.md page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-ART-001", "ART", "TensorRT", k_rw, k_high, 80.0,
+   "A serialized TensorRT engine (.engine, .plan, .trt) is committed; it runs only on NVIDIA GPUs.",
+   "Rebuild the model for AMD from its ONNX/framework source with MIGraphX (migraphx-driver) or serve it from PyTorch."},
+  {"GP-ART-002", "ART", "Precompiled NVIDIA binaries", k_rw, k_high, 24.0,
+   "A precompiled NVIDIA GPU binary or PTX file (.cubin, .fatbin, .ptx) is committed.",
+   "Find the kernel source it was built from and compile it with hipcc for gfx targets, or replace the kernel."},
+  {"GP-ART-003", "ART", "Precompiled NVIDIA binaries", k_rw, k_high, 40.0,
+   "A C/C++ source embeds an NVIDIA GPU binary as a byte array.",
+   "Replace the embedded cubin with a kernel built from source for AMD (hipcc code objects) or an AMD library kernel."},
+  {"GP-ART-004", "ART", "Precompiled NVIDIA binaries", k_rw, k_med, 16.0,
+   "Python code loads or downloads precompiled NVIDIA cubins at run time.",
+   "Build the kernels from source for AMD (or JIT them with hipRTC/Triton) and drop the cubin download path on ROCm."},
+  {"GP-BUILD-001", "BUILD", "CUDA build (CMake)", k_mech, k_low, 2.0,
+   "CMake compiles sources as CUDA (enable_language(CUDA), project(... CUDA), LANGUAGE CUDA).",
+   "Add a HIP build: enable_language(HIP), set the .cu files' LANGUAGE to HIP, link hip::device."},
+  {"GP-BUILD-002", "BUILD", "CUDA build (CMake)", k_cfg, k_low, 0.5,
+   "CMake selects NVIDIA GPU architectures (CMAKE_CUDA_ARCHITECTURES, CUDA_ARCHITECTURES, -gencode).",
+   "Set CMAKE_HIP_ARCHITECTURES (or GPU_TARGETS) to the AMD targets, e.g. gfx90a;gfx942."},
+  {"GP-BUILD-003", "BUILD", "CUDA build (CMake)", k_mech, k_low, 0.5,
+   "CMake uses the CUDA toolkit package and its CUDA:: targets.",
+   "Use find_package(hip) and the ROCm targets: hip::host for CUDA::cudart, roc::hipblas/roc::rocblas for CUDA::cublas."},
+  {"GP-BUILD-004", "BUILD", "CUDA build (CMake)", k_mech, k_med, 2.0,
+   "CMake uses the legacy FindCUDA module (find_package(CUDA), cuda_add_library, CUDA_NVCC_FLAGS).",
+   "Move to first-class languages: enable_language(HIP) with add_library and target_compile_options."},
+  {"GP-BUILD-005", "BUILD", "CUDA build (CMake)", k_cfg, k_low, 0.5,
+   "CMake passes nvcc-only flags (-Xptxas, --maxrregcount, --use_fast_math, --expt-*) that hipcc does not accept.",
+   "Guard the flags by language/compiler and give the HIP build clang equivalents (-ffast-math) or none."},
+  {"GP-BUILD-006", "BUILD", "CUDA build (setup.py)", k_mech, k_low, 1.0,
+   "A PyTorch C++/CUDA extension is built with CUDAExtension or cpp_extension.load/load_inline with CUDA sources.",
+   "Build it against ROCm PyTorch: CUDAExtension hipifies the sources; then fix what hipify reports."},
+  {"GP-BUILD-007", "BUILD", "CUDA build (setup.py)", k_cfg, k_low, 0.5,
+   "Python build code passes NVIDIA architecture or nvcc-only options (-gencode, TORCH_CUDA_ARCH_LIST, -Xptxas).",
+   "Select flags by platform (torch.version.hip / IS_HIP_EXTENSION) and use --offload-arch=gfx... or PYTORCH_ROCM_ARCH."},
+  {"GP-BUILD-008", "BUILD", "TensorRT", k_rw, k_high, 8.0,
+   "CMake links TensorRT libraries (nvinfer, nvinfer_plugin, nvonnxparser), which have no AMD build.",
+   "Port the inference path to MIGraphX (find_package(migraphx)) or a framework runtime; the TensorRT code is a rewrite."},
+  {"GP-DEPLOY-001", "DEPLOY", "Docker base image", k_cfg, k_med, 2.0,
+   "A container image is built from or runs nvidia/cuda, which carries no AMD GPU userspace.",
+   "Use a ROCm base image (rocm/dev-ubuntu-*, rocm/pytorch) and run it with --device /dev/kfd --device /dev/dri."},
+  {"GP-DEPLOY-002", "DEPLOY", "Docker base image", k_cfg, k_med, 4.0,
+   "A container uses an NVIDIA NGC image (nvcr.io/nvidia/...: pytorch, tritonserver, tensorrt).",
+   "Use the matching ROCm image (rocm/pytorch, rocm/vllm, rocm/sgl-dev) and re-validate what the NGC image bundled."},
+  {"GP-DEPLOY-003", "DEPLOY", "GPU scheduling (Kubernetes/compose)", k_cfg, k_low, 0.5,
+   "Containers get GPUs through the NVIDIA container runtime (--gpus, runtime: nvidia, NVIDIA_VISIBLE_DEVICES).",
+   "Pass the AMD devices instead: --device /dev/kfd --device /dev/dri --group-add video (compose: devices:)."},
+  {"GP-DEPLOY-004", "DEPLOY", "GPU scheduling (Kubernetes/compose)", k_cfg, k_low, 0.5,
+   "Kubernetes resources request nvidia.com/gpu; AMD's device plugin exposes amd.com/gpu.",
+   "Request amd.com/gpu and deploy the AMD GPU device plugin (or GPU operator) on the nodes."},
+  {"GP-DEPLOY-005", "DEPLOY", "GPU tooling in scripts", k_cfg, k_low, 0.25,
+   "A script calls nvidia-smi; on AMD GPUs the tools are amd-smi and rocm-smi.",
+   "Call amd-smi (or rocm-smi) on AMD, or query devices through torch.cuda / amdsmi."},
+  {"GP-DEPLOY-006", "DEPLOY", "GPU tooling in scripts", k_cfg, k_info, 0.1,
+   "CUDA_VISIBLE_DEVICES selects GPUs; HIP honours it, but HIP_VISIBLE_DEVICES and ROCR_VISIBLE_DEVICES are the native controls.",
+   "Check the device selection on AMD; prefer HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES in ROCm deployments."},
+  {"GP-DEPLOY-007", "DEPLOY", "TensorRT", k_rw, k_high, 16.0,
+   "A script builds or runs TensorRT engines with trtexec or trtllm-build.",
+   "Replace the engine build with migraphx-driver (ONNX models) or serve through vLLM/SGLang on ROCm."},
+  {"GP-FW-001", "FW", "PyTorch", k_fw, k_info, 0.0,
+   "Python code imports PyTorch; ROCm builds of PyTorch run the same code, torch.cuda included.",
+   "Install the ROCm wheel (torch==X+rocmY from download.pytorch.org/whl/rocmY) and run the tests."},
+  {"GP-FW-002", "FW", "Triton", k_fw, k_info, 0.25,
+   "Triton kernel or import; Triton has an AMD backend, so the kernels compile for ROCm.",
+   "Use the ROCm Triton (pytorch-triton-rocm) and re-tune block sizes and num_warps for 64-wide wavefronts."},
+  {"GP-FW-003", "FW", "ONNX Runtime", k_cfg, k_med, 2.0,
+   "ONNX Runtime is asked for the CUDA or TensorRT execution provider, which AMD builds do not have.",
+   "Install onnxruntime-migraphx and request MIGraphXExecutionProvider (keep CPUExecutionProvider as fallback)."},
+  {"GP-FW-004", "FW", "ONNX Runtime", k_cfg, k_low, 1.0,
+   "ONNX Runtime is asked for ROCMExecutionProvider, which was removed in ONNX Runtime 1.23.",
+   "Request MIGraphXExecutionProvider from onnxruntime-migraphx instead."},
+  {"GP-FW-005", "FW", "TensorRT", k_rw, k_high, 40.0,
+   "Python code builds or runs TensorRT engines (tensorrt, torch_tensorrt), which have no AMD build.",
+   "Move the inference path to MIGraphX (migraphx Python module, torch-MIGraphX) or serve from PyTorch."},
+  {"GP-FW-006", "FW", "TensorRT-LLM", k_rw, k_high, 80.0,
+   "Python code uses TensorRT-LLM, which is NVIDIA-only; the serving path must move to another engine.",
+   "Serve the model with vLLM or SGLang ROCm builds (AITER kernels) and port any custom plugins."},
+  {"GP-FW-007", "FW", "vLLM", k_fw, k_info, 0.0,
+   "Python code uses vLLM, which has ROCm builds and images.",
+   "Run the ROCm build (rocm/vllm image or requirements/rocm.txt) and validate the model's kernels."},
+  {"GP-FW-008", "FW", "SGLang", k_fw, k_info, 0.0,
+   "Python code uses SGLang, which has ROCm builds and images for CDNA GPUs.",
+   "Run the ROCm build (rocm/sgl-dev or lmsysorg/sglang:*-rocm* images) on MI300-class GPUs."},
+  {"GP-FW-009", "FW", "flash-attention", k_fw, k_low, 1.0,
+   "Python code uses flash-attention 2, which ROCm supports through its Composable Kernel or Triton backend.",
+   "Build flash-attn for ROCm (CK backend by default; FLASH_ATTENTION_TRITON_AMD_ENABLE=TRUE for Triton) and check head dims."},
+  {"GP-FW-010", "FW", "flash-attention", k_rw, k_high, 40.0,
+   "Python code uses flash-attention 3 or 4 (Hopper or CuTe DSL kernels), which have no ROCm build.",
+   "Fall back to the FA2 interface (CK/Triton backends) or AITER attention on AMD and re-benchmark."},
+  {"GP-FW-011", "FW", "xFormers", k_cfg, k_low, 2.0,
+   "Python code uses xFormers, whose ROCm wheels lack the CUTLASS and FA3 operators.",
+   "Install the ROCm wheel from the PyTorch ROCm index and select the ck operators explicitly."},
+  {"GP-FW-012", "FW", "bitsandbytes", k_cfg, k_low, 1.0,
+   "Python code uses bitsandbytes, which needs its ROCm backend build.",
+   "Install a bitsandbytes release with the ROCm backend (or build with -DCOMPUTE_BACKEND=hip)."},
+  {"GP-FW-013", "FW", "DeepSpeed", k_cfg, k_low, 2.0,
+   "Python code uses DeepSpeed, whose ops build for ROCm through hipify except a few CUDA-only ones.",
+   "Install DeepSpeed on ROCm PyTorch and check each op used (sparse_attn, evoformer_attn are CUDA-only)."},
+  {"GP-FW-014", "FW", "Apex", k_cfg, k_med, 4.0,
+   "Python code uses NVIDIA Apex, which runs on AMD only through the ROCm/apex fork.",
+   "Build ROCm/apex, or replace Apex with native torch.amp and fused PyTorch optimizers."},
+  {"GP-FW-015", "FW", "Transformer Engine", k_cfg, k_med, 8.0,
+   "Python code uses Transformer Engine, which runs on AMD only through the ROCm/TransformerEngine fork.",
+   "Build ROCm/TransformerEngine and re-validate the FP8 recipes, or use plain PyTorch modules."},
+  {"GP-FW-016", "FW", "CuPy", k_cfg, k_low, 1.0,
+   "Python code uses CuPy, which needs the experimental ROCm wheels or a HIP source build.",
+   "Install cupy-rocm-* for the ROCm version, or build with CUPY_INSTALL_USE_HIP=1."},
+  {"GP-FW-017", "FW", "CuPy", k_mech, k_med, 4.0,
+   "CuPy RawKernel or RawModule compiles CUDA C++ source at run time; the source must build under HIP.",
+   "Make the kernel source HIP-clean (hipify it, fix warp-size assumptions) and test it with cupy on ROCm."},
+  {"GP-FW-018", "FW", "Numba CUDA", k_rw, k_high, 16.0,
+   "Numba CUDA kernels (numba.cuda, @cuda.jit) have no maintained ROCm target.",
+   "Rewrite the kernels in Triton or PyTorch ops (or try the experimental numba-hip on MI GPUs)."},
+  {"GP-FW-019", "FW", "cuda-python", k_mech, k_med, 2.0,
+   "cuda-python bindings (cuda.cuda, cudart, nvrtc, cuda.bindings) are NVIDIA-only; HIP Python is the AMD counterpart.",
+   "Port the calls to hip-python (from hip import hip, hiprtc) or its hip-python-as-cuda shim."},
+  {"GP-FW-020", "FW", "pynvml / NVML (Python)", k_cfg, k_low, 1.0,
+   "pynvml queries NVML, which AMD GPUs do not provide; amdsmi is the AMD counterpart.",
+   "Query devices with amdsmi (import amdsmi) on ROCm, behind a platform check."},
+  {"GP-FW-021", "FW", "CUDA source in Python strings", k_mech, k_med, 4.0,
+   "A Python string holds CUDA kernel source (__global__) compiled at run time, outside the .cu files.",
+   "Treat the string as CUDA source: hipify it, check it for warp-size and PTX hazards, compile with hipRTC."},
+  {"GP-FW-022", "FW", "PyTorch", k_fw, k_info, 0.0,
+   "torch.backends.cudnn or torch.cuda.nvtx is used; ROCm PyTorch maps these to MIOpen and roctx.",
+   "Nothing to change; re-check cudnn.benchmark/deterministic settings for MIOpen performance."},
+  {"GP-PKG-001", "PKG", "CUDA wheels", k_cfg, k_med, 1.0,
+   "A PyTorch wheel is pinned to a CUDA build (+cuXXX local version or a /whl/cuXXX index).",
+   "Pin the ROCm build instead: torch==X+rocmY from https://download.pytorch.org/whl/rocmY."},
+  {"GP-PKG-002", "PKG", "CUDA wheels", k_cfg, k_low, 0.5,
+   "NVIDIA CUDA library wheels (nvidia-*-cu12) or conda CUDA toolkits are pinned.",
+   "Drop the pins on AMD; ROCm PyTorch ships its own HIP libraries (rocBLAS, MIOpen, RCCL)."},
+  {"GP-PKG-003", "PKG", "ONNX Runtime", k_cfg, k_med, 1.0,
+   "onnxruntime-gpu is the CUDA build of ONNX Runtime; AMD GPUs need onnxruntime-migraphx.",
+   "Depend on onnxruntime-migraphx on AMD hosts (a platform-specific requirements file or extra)."},
+  {"GP-PKG-004", "PKG", "TensorRT", k_rw, k_high, 8.0,
+   "A TensorRT package (tensorrt, torch-tensorrt, tensorrt-llm) is a dependency; it has no AMD build.",
+   "Remove it from the AMD build and move the code that uses it to MIGraphX or a framework runtime."},
+  {"GP-PKG-005", "PKG", "CuPy", k_cfg, k_low, 0.5,
+   "A CUDA build of CuPy (cupy-cuda11x/12x/13x) is pinned; AMD needs cupy-rocm wheels or a HIP build.",
+   "Pin cupy-rocm-* for the ROCm version on AMD, or build CuPy with CUPY_INSTALL_USE_HIP=1."},
+  {"GP-PKG-006", "PKG", "JAX", k_cfg, k_low, 0.5,
+   "JAX is installed with its CUDA plugin (jax[cuda12], jax-cuda12-plugin); AMD needs the ROCm plugin.",
+   "Install jax[rocm7-local] or the jax-rocm7-plugin and jax-rocm7-pjrt wheels on AMD."},
+  {"GP-PKG-007", "PKG", "pynvml / NVML (Python)", k_cfg, k_low, 0.5,
+   "pynvml or nvidia-ml-py is a dependency; AMD GPUs are queried through amdsmi.",
+   "Add amdsmi for AMD hosts and select the backend at run time."},
+  {"GP-PKG-008", "PKG", "CUDA wheels", k_cfg, k_low, 1.0,
+   "A package shipped as CUDA-built binaries (flash-attn, xformers, vllm, ...) is pinned from its CUDA distribution.",
+   "Install the package's ROCm build (ROCm index, ROCm image or source build) on AMD hosts."},
+};
+// clang-format on
+
+constexpr std::string_view k_image_swap = "image/wheel swap + validation";
+
+// clang-format off
+constexpr ComponentInfo k_components[] = {
+  {"Apex",                                "partial",   "ROCm/apex fork, or native torch.amp",                     "fork build or small refactor"},
+  {"CUDA build (CMake)",                  "supported", "enable_language(HIP), hip::host/hip::device, roc::*",      "hours per target"},
+  {"CUDA build (setup.py)",               "supported", "CUDAExtension on ROCm PyTorch (auto-hipify)",              "hours per extension"},
+  {"CUDA source in Python strings",       "needs rework", "hipify the string, compile with hipRTC",                  "hours per kernel"},
+  {"CUDA wheels",                         "supported", "ROCm wheels (torch==X+rocmY, /whl/rocmY)",                 "pin changes"},
+  {"CuPy",                                "partial",   "cupy-rocm-* wheels or CUPY_INSTALL_USE_HIP=1",             "wheel swap; RawKernel source port"},
+  {"DeepSpeed",                           "supported", "DeepSpeed ops hipified on ROCm PyTorch",                   "validation per op"},
+  {"Docker base image",                   "supported", "rocm/pytorch, rocm/dev-ubuntu-*, rocm/vllm",               "image swap + validation"},
+  {"GPU scheduling (Kubernetes/compose)", "supported", "amd.com/gpu, /dev/kfd + /dev/dri devices",                 "manifest changes"},
+  {"GPU tooling in scripts",              "supported", "amd-smi / rocm-smi, HIP_VISIBLE_DEVICES",                  "script edits"},
+  {"JAX",                                 "supported", "jax[rocm7-local], jax-rocm7-plugin",                       k_image_swap},
+  {"Numba CUDA",                          "none",      "Triton or PyTorch ops (numba-hip experimental)",           "rewrite per kernel"},
+  {"ONNX Runtime",                        "supported", "MIGraphXExecutionProvider (onnxruntime-migraphx)",         "provider + wheel change"},
+  {"Precompiled NVIDIA binaries",         "none",      "rebuild from source with hipcc, or replace",               "weeks per binary family"},
+  {"PyTorch",                             "supported", "ROCm wheels (torch==X+rocmY)",                             k_image_swap},
+  {"SGLang",                              "supported", "ROCm builds and images (CDNA)",                            k_image_swap},
+  {"TensorRT",                            "none",      "MIGraphX (migraphx, torch-MIGraphX)",                      "re-engineer the inference path"},
+  {"TensorRT-LLM",                        "none",      "vLLM or SGLang on ROCm",                                   "replace the serving engine"},
+  {"Transformer Engine",                  "partial",   "ROCm/TransformerEngine fork",                              "fork build + FP8 validation"},
+  {"Triton",                              "supported", "Triton AMD backend (pytorch-triton-rocm)",                 "validation + retuning"},
+  {"bitsandbytes",                        "supported", "bitsandbytes ROCm backend",                                k_image_swap},
+  {"cuda-python",                         "partial",   "HIP Python (hip-python, hip-python-as-cuda)",              "port the binding calls"},
+  {"flash-attention",                     "partial",   "FA2 on ROCm (CK or Triton backend); no FA3/FA4",           "build swap; FA3/FA4 rewrite"},
+  {"pynvml / NVML (Python)",              "supported", "amdsmi",                                                   "small code change"},
+  {"vLLM",                                "supported", "ROCm builds and images (rocm/vllm)",                       k_image_swap},
+  {"xFormers",                            "partial",   "ROCm wheels (ck operators only)",                          "wheel swap + op check"},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const RuleInfo> stack_rule_rows() {
+  return k_rules;
+}
+std::span<const ComponentInfo> stack_component_rows() {
+  return k_components;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,227 @@
+// FW rules: Python imports, decorators, attribute chains and string literals that name
+// frameworks and CUDA-only libraries (frameworks.md §5), plus the AMD-path signs in Python.
+#include <algorithm>
+#include <array>
+
+#include "scan/rules/stack_rules.h"
+
+namespace gpuport {
+
+namespace {
+
+struct ModuleRule {
+  std::string_view root;  // first component of the imported module
+  std::string_view rule;
+};
+
+// Imports that map one-to-one on a rule by their root module.
+// clang-format off
+constexpr ModuleRule k_module_rules[] = {
+  {"amp_C",                 "GP-FW-014"},
+  {"apex",                  "GP-FW-014"},
+  {"bitsandbytes",          "GP-FW-012"},
+  {"cupy",                  "GP-FW-016"},
+  {"cupyx",                 "GP-FW-016"},
+  {"deepspeed",             "GP-FW-013"},
+  {"flash_attn_3",          "GP-FW-010"},
+  {"flash_attn_interface",  "GP-FW-010"},
+  {"fused_layer_norm_cuda", "GP-FW-014"},
+  {"numba_cuda",            "GP-FW-018"},
+  {"pynvml",                "GP-FW-020"},
+  {"sgl_kernel",            "GP-FW-008"},
+  {"sglang",                "GP-FW-008"},
+  {"tensorrt",              "GP-FW-005"},
+  {"tensorrt_llm",          "GP-FW-006"},
+  {"torch",                 "GP-FW-001"},
+  {"torch_tensorrt",        "GP-FW-005"},
+  {"transformer_engine",    "GP-FW-015"},
+  {"triton",                "GP-FW-002"},
+  {"vllm",                  "GP-FW-007"},
+  {"xformers",              "GP-FW-011"},
+};
+// clang-format on
+
+constexpr std::array<std::string_view, 4> k_amd_modules = {"amdsmi", "hip", "migraphx", "rocm"};
+constexpr std::array<std::string_view, 6> k_cuda_python_names = {"cuda",     "cudart", "nvrtc",
+                                                                 "bindings", "core",   "nvjitlink"};
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string_view root_of(std::string_view module) {
+  return module.substr(0, module.find('.'));
+}
+
+// The rule an import triggers (empty when none).
+std::string_view import_rule(const PythonImport& import) {
+  std::string_view module = import.module;
+  std::string_view root = root_of(module);
+  if (root == "flash_attn") {
+    const bool fa4 =
+        starts_with(module, "flash_attn.cute") || (module == "flash_attn" && import.name == "cute");
+    return fa4 ? "GP-FW-010" : "GP-FW-009";
+  }
+  if (root == "numba") {
+    const bool cuda = module == "numba.cuda" || starts_with(module, "numba.cuda.") ||
+                      (module == "numba" && import.name == "cuda");
+    return cuda ? "GP-FW-018" : std::string_view{};
+  }
+  if (root == "cuda") {
+    std::string_view sub = module.size() > 5 ? root_of(module.substr(5)) : import.name;
+    const bool bindings = std::find(k_cuda_python_names.begin(), k_cuda_python_names.end(), sub) !=
+                          k_cuda_python_names.end();
+    return bindings ? "GP-FW-019" : std::string_view{};
+  }
+  auto it = std::lower_bound(std::begin(k_module_rules), std::end(k_module_rules), root,
+                             [](const ModuleRule& r, std::string_view v) { return r.root < v; });
+  if (it != std::end(k_module_rules) && it->root == root) {
+    return it->rule;
+  }
+  return {};
+}
+
+// Findings of one Python file; import-level rules fire once per file.
+class PythonEmitter {
+ public:
+  PythonEmitter(const std::string& path, const TokenStream& tokens, FileAnalysis& out)
+      : m_path(path), m_tokens(tokens), m_out(out) {}
+
+  bool once(std::string_view rule) {
+    if (std::find(m_seen.begin(), m_seen.end(), rule) != m_seen.end()) {
+      return false;
+    }
+    m_seen.push_back(rule);
+    return true;
+  }
+
+  void at_line(std::string_view rule, std::uint32_t line, std::uint32_t column,
+               std::string detail) {
+    m_out.findings.push_back(
+        line_finding(rule, m_path, line, column, m_tokens.line_text(line), std::move(detail)));
+  }
+
+  void at_token(std::string_view rule, const Token& token, std::string detail) {
+    m_out.findings.push_back(make_finding(rule, m_path, m_tokens, token, std::move(detail)));
+  }
+
+  void sign(std::uint32_t line, std::string detail) {
+    m_out.amd_path.push_back({AmdPathKind::RocmPackage, m_path, line, std::move(detail)});
+  }
+
+ private:
+  const std::string& m_path;
+  const TokenStream& m_tokens;
+  FileAnalysis& m_out;
+  std::vector<std::string_view> m_seen;
+};
+
+std::string import_detail(const PythonImport& import) {
+  return import.name.empty() ? "import " + import.module
+                             : "from " + import.module + " import " + import.name;
+}
+
+// "__global__" followed by a kernel signature ("void" within a few words): CUDA source, not prose.
+bool holds_cuda_kernel_source(std::string_view content) {
+  std::size_t pos = find_word(content, "__global__");
+  while (pos != std::string_view::npos) {
+    std::string_view after = content.substr(pos + 10, 80);
+    if (find_word(after, "void") != std::string_view::npos) {
+      return true;
+    }
+    pos = find_word(content, "__global__", pos + 10);
+  }
+  return false;
+}
+
+const Token* next_significant(const TokenStream& tokens, std::size_t i) {
+  for (std::size_t j = i + 1; j < tokens.tokens.size(); ++j) {
+    if (tokens.tokens[j].kind != TokenKind::Comment) {
+      return &tokens.tokens[j];
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void check_python_frameworks(const std::string& path, const TokenStream& tokens,
+                             const PythonFacts& facts, FileAnalysis& out) {
+  PythonEmitter emit(path, tokens, out);
+
+  bool triton_jit = false;
+  for (const PythonDotted& decorator : facts.decorators) {
+    triton_jit = triton_jit || decorator.name == "triton.jit";
+  }
+  bool numba_cuda = false;
+  bool cupy = false;
+  for (const PythonImport& import : facts.imports) {
+    std::string_view rule = import_rule(import);
+    std::string_view root = root_of(import.module);
+    cupy = cupy || root == "cupy" || root == "cupyx";
+    if (rule == "GP-FW-018") {
+      numba_cuda = true;
+    }
+    if (std::find(k_amd_modules.begin(), k_amd_modules.end(), root) != k_amd_modules.end()) {
+      emit.sign(import.line, import_detail(import));
+    }
+    if (rule.empty() || (rule == "GP-FW-002" && triton_jit) || !emit.once(rule)) {
+      continue;
+    }
+    emit.at_line(rule, import.line, 1, import_detail(import));
+  }
+
+  for (const PythonDotted& decorator : facts.decorators) {
+    if (decorator.name == "triton.jit") {
+      emit.at_line("GP-FW-002", decorator.line, decorator.column, "@triton.jit");
+    } else if (decorator.name == "numba.cuda.jit" || (numba_cuda && decorator.name == "cuda.jit")) {
+      emit.at_line("GP-FW-018", decorator.line, decorator.column, "@" + decorator.name);
+    }
+  }
+
+  std::uint32_t last_knob_line = 0;
+  for (const PythonDotted& chain : facts.attribute_chains) {
+    std::string_view name = chain.name;
+    if (starts_with(name, "torch.backends.cudnn") || starts_with(name, "torch.cuda.nvtx")) {
+      if (chain.line != last_knob_line) {
+        last_knob_line = chain.line;
+        emit.at_line("GP-FW-022", chain.line, chain.column, chain.name);
+      }
+    } else if (starts_with(name, "torch.version.hip")) {
+      emit.sign(chain.line, "torch.version.hip");
+    }
+  }
+
+  bool hip_extension_seen = false;
+  for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
+    const Token& token = tokens.tokens[i];
+    if (token.kind == TokenKind::Identifier) {
+      std::string_view text = tokens.text(token);
+      if (cupy && (text == "RawKernel" || text == "RawModule")) {
+        const Token* next = next_significant(tokens, i);
+        if (next != nullptr && next->kind == TokenKind::Punct && tokens.text(*next) == "(") {
+          emit.at_token("GP-FW-017", token, std::string(text));
+        }
+      } else if (text == "IS_HIP_EXTENSION" && !hip_extension_seen) {
+        hip_extension_seen = true;
+        emit.sign(token.line, "IS_HIP_EXTENSION");
+      }
+      continue;
+    }
+    if (token.kind != TokenKind::String) {
+      continue;
+    }
+    std::string_view content = python_string_content(tokens.text(token));
+    if (content == "CUDAExecutionProvider" || content == "TensorrtExecutionProvider") {
+      emit.at_token("GP-FW-003", token, std::string(content));
+    } else if (content == "ROCMExecutionProvider") {
+      emit.at_token("GP-FW-004", token, std::string(content));
+    } else if (content == "MIGraphXExecutionProvider") {
+      emit.sign(token.line, "MIGraphXExecutionProvider");
+    } else if (content.size() > 16 && holds_cuda_kernel_source(content)) {
+      emit.at_token("GP-FW-021", token, "__global__ in a string literal");
+    }
+  }
+}
+
+}  // namespace gpuport

@@ -1,0 +1,195 @@
+// Internal to the C/C++/CUDA analyzer: the per-file pass state, token helpers and detectors.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lex/token.h"
+#include "scan/file_analysis.h"
+
+namespace gpuport::source_rules {
+
+// A rule that fires at most once per file, at its first occurrence, with a use count.
+struct OncePerFile {
+  std::size_t first = SIZE_MAX;  // token index of the first occurrence
+  std::uint32_t count = 0;
+  void note(std::size_t index) {
+    if (first == SIZE_MAX) {
+      first = index;
+    }
+    ++count;
+  }
+};
+
+// The state of one pass over one file's tokens.
+struct SourceContext {
+  SourceContext(const std::string& file_path, const TokenStream& stream, FileAnalysis& analysis);
+
+  const std::string& path;
+  const TokenStream& ts;
+  const std::vector<Token>& tok;
+  FileAnalysis& out;
+  bool cuda_file = false;  // .cu/.cuh (and .cu.jinja): asm there is more likely device code
+
+  // Device-code tracking: token index one past the closing brace of the __global__/__device__
+  // function body the pass is in (0 when outside), and the kernel being filled (-1 when none).
+  std::size_t device_end = 0;
+  std::size_t kernel_end = 0;
+  std::ptrdiff_t kernel = -1;
+  std::uint64_t kernel_shared_sum = 0;  // computable static __shared__ bytes of that kernel
+  bool kernel_shared_unknown = false;   // an array whose size could not be computed
+  bool kernel_shared_flagged = false;   // GP-MEM-001 already fired for this kernel
+
+  // Per-file facts decided at the end of the pass.
+  OncePerFile fp8, bf16, sync_intrinsics, cub_thrust, cutlass, tensorrt_include, nvinfer;
+  std::vector<std::size_t> warp_size_defines;     // candidate GP-WARP-002 sites
+  bool logical_warp_evidence = false;             // 64-bit masks or width-parameterised shuffles
+  bool warp64_defined = false;                    // a warp-size constant is also defined as 64
+  std::vector<std::size_t> memory_type_compares;  // `.type == 2` candidates (GP-MEM-004)
+  bool pointer_attributes = false;  // cudaPointerAttributes named: `.type` is a memory type
+  bool nvcuda_namespace = false;    // `nvcuda` seen: unqualified mma_sync is WMMA
+  std::vector<std::string_view> ballot_vars;  // 32-bit variables holding a ballot/activemask
+  std::uint32_t shim_defines = 0;             // `#define cudaXxx hipXxx` remaps
+  std::size_t first_shim_define = SIZE_MAX;
+  bool hip_guard_directive = false;
+  std::uint32_t last_line_fired[4] = {0, 0, 0, 0};  // once-per-line slots (see k_slot_*)
+
+  std::size_t size() const { return tok.size(); }
+  std::string_view text(std::size_t i) const { return i < tok.size() ? ts.text(tok[i]) : ""; }
+  TokenKind kind(std::size_t i) const { return i < tok.size() ? tok[i].kind : TokenKind::Other; }
+  bool is_punct(std::size_t i, std::string_view p) const {
+    return i < tok.size() && tok[i].kind == TokenKind::Punct && ts.text(tok[i]) == p;
+  }
+  bool is_ident(std::size_t i, std::string_view name) const {
+    return i < tok.size() && tok[i].kind == TokenKind::Identifier && ts.text(tok[i]) == name;
+  }
+  bool in_device(std::size_t i) const { return i < device_end; }
+  Kernel* current_kernel() {
+    return kernel >= 0 ? &out.kernels[static_cast<std::size_t>(kernel)] : nullptr;
+  }
+
+  // Adds a finding at token i unless it sits in a HIP-only branch (code for AMD already).
+  void add(std::string_view rule, std::size_t i, std::string detail = {});
+  // Same, at most once per source line for the given slot.
+  void add_once_per_line(int slot, std::string_view rule, std::size_t i, std::string detail = {});
+  void add_sign(AmdPathKind kind, std::size_t i, std::string detail);
+};
+
+inline constexpr int k_slot_cuda_arch = 0;
+inline constexpr int k_slot_lane_math = 1;
+inline constexpr int k_slot_nvtx = 2;
+inline constexpr int k_slot_library = 3;
+
+// Counts an occurrence for a once-per-file rule, unless it sits in a HIP-only branch.
+inline void note_once(SourceContext& ctx, OncePerFile& slot, std::size_t i) {
+  if (i < ctx.size() && ctx.tok[i].context != BranchContext::Hip) {
+    slot.note(i);
+  }
+}
+
+// ----- token helpers (source_rules.cpp) ------------------------------------------------------
+
+// Index of the first non-comment token after / before i (size() / SIZE_MAX when none).
+std::size_t next_code(const SourceContext& ctx, std::size_t i);
+std::size_t prev_code(const SourceContext& ctx, std::size_t i);
+// The matching closer of the bracket at `open` ("(" / "[" / "{" / "<"), bounded by `limit`
+// tokens and, inside a directive, by its end. SIZE_MAX when not found.
+std::size_t match_forward(const SourceContext& ctx, std::size_t open, std::size_t limit = 4096);
+// True when identifier i is called: `name (` that is not a declaration or a function-pointer
+// type (`cublasStatus_t (*fn)(...)`), not a member call and not a macro being defined.
+bool is_call(const SourceContext& ctx, std::size_t i);
+// Top-level argument ranges [begin, end) of the call whose `(` is at `open`.
+std::vector<std::pair<std::size_t, std::size_t>> call_arguments(const SourceContext& ctx,
+                                                                std::size_t open);
+// Value of an integer literal (decimal, hex, octal, binary; suffixes and ' separators).
+std::optional<std::uint64_t> integer_value(std::string_view text);
+// Value of a constant expression made of integer literals, + and * and parentheses over
+// tokens [begin, end). nullopt when anything else appears.
+std::optional<std::uint64_t> constant_value(const SourceContext& ctx, std::size_t begin,
+                                            std::size_t end);
+// The body of a string literal token, without prefix and quotes (raw strings included).
+std::string_view string_body(std::string_view literal);
+bool ends_with_type_suffix(std::string_view name);  // `_t`
+
+// ----- detectors --------------------------------------------------------------------------------
+
+// A detector for one identifier; `rule` is the id the table entry carries (may be empty).
+using Handler = void (*)(SourceContext&, std::size_t, std::string_view rule);
+
+struct HandlerEntry {
+  Handler handler = nullptr;
+  std::string_view rule;
+};
+
+// Exact-name dispatch table with a cheap (first character, length) prefilter.
+class HandlerTable {
+ public:
+  void add(std::string_view name, Handler handler, std::string_view rule = {});
+  const HandlerEntry* find(std::string_view name) const {
+    if (name.empty()) {
+      return nullptr;
+    }
+    std::uint64_t mask = m_lengths[static_cast<unsigned char>(name[0])];
+    if (((mask >> (name.size() < 63 ? name.size() : 63)) & 1u) == 0) {
+      return nullptr;
+    }
+    auto it = m_exact.find(name);
+    return it == m_exact.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::array<std::uint64_t, 256> m_lengths{};
+  std::unordered_map<std::string_view, HandlerEntry> m_exact;
+};
+
+// Generic handlers: the entry's rule fires when the identifier is called / wherever it appears.
+void on_call(SourceContext& ctx, std::size_t i, std::string_view rule);
+void on_name(SourceContext& ctx, std::size_t i, std::string_view rule);
+
+// Each family registers its exact-name handlers; prefix families return true when they handled
+// the identifier.
+void register_warp(HandlerTable& table);
+void register_asm(HandlerTable& table);
+void register_matrix(HandlerTable& table);
+void register_memory(HandlerTable& table);
+void register_execution(HandlerTable& table);
+void register_device_functions(HandlerTable& table);
+void register_libraries(HandlerTable& table);
+
+bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
+bool execution_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
+bool device_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
+bool matrix_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
+
+// Number tokens (warp-32 literals) and structural tokens.
+void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value);
+void on_launch_open(SourceContext& ctx, std::size_t i);
+void on_directive(SourceContext& ctx, std::size_t i);
+void on_include(SourceContext& ctx, std::size_t i, std::string_view header);
+void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header);
+// Per-file rules decided after the pass.
+void finish_warp(SourceContext& ctx);
+void finish_matrix(SourceContext& ctx);
+void finish_libraries(SourceContext& ctx);
+void finish_execution(SourceContext& ctx);
+void finish_memory(SourceContext& ctx);
+
+// Inline asm classification (also used by the unit tests).
+enum class AsmKind : std::uint8_t { Unknown, Ptx, Amdgcn };
+struct AsmClass {
+  AsmKind kind = AsmKind::Unknown;
+  std::vector<std::string> mnemonics;  // distinct PTX mnemonics (or the first AMDGCN one)
+  std::vector<std::string> registers;  // distinct PTX special registers: %laneid, %globaltimer
+  bool tensor = false;                 // mma / wgmma / ldmatrix / cp.async / mbarrier / tcgen05
+};
+// `cuda_file`: the file is .cu/.cuh or the asm sits in a CUDA-device branch; then undotted PTX
+// opcodes that no host ISA uses (trap, brkpt) count as evidence too.
+AsmClass classify_asm(std::string_view text, bool cuda_file);
+
+}  // namespace gpuport::source_rules

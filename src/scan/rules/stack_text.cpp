@@ -1,0 +1,101 @@
+// Small ASCII text helpers shared by the stack rule families, and line-based findings.
+#include <algorithm>
+
+#include "scan/rules/catalog.h"
+#include "scan/rules/stack_rules.h"
+
+namespace gpuport {
+
+namespace {
+
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool is_name_char(char c, bool dash_is_name) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         (dash_is_name && c == '-');
+}
+
+}  // namespace
+
+std::string to_lower_ascii(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    c = lower(c);
+  }
+  return out;
+}
+
+bool starts_with_ci(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (lower(text[i]) != lower(prefix[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::size_t find_word(std::string_view hay, std::string_view needle, std::size_t from) {
+  if (needle.empty()) {
+    return std::string_view::npos;
+  }
+  const bool dash = needle.find('-') != std::string_view::npos;
+  const bool check_before = is_name_char(needle.front(), dash) || needle.front() == '-';
+  const bool check_after = is_name_char(needle.back(), dash);
+  std::size_t pos = hay.find(needle, from);
+  while (pos != std::string_view::npos) {
+    const bool before_ok = !check_before || pos == 0 || !is_name_char(hay[pos - 1], true);
+    const std::size_t end = pos + needle.size();
+    const bool after_ok = !check_after || end >= hay.size() || !is_name_char(hay[end], dash);
+    if (before_ok && after_ok) {
+      return pos;
+    }
+    pos = hay.find(needle, pos + 1);
+  }
+  return std::string_view::npos;
+}
+
+std::string_view python_string_content(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size() && text[i] != '"' && text[i] != '\'') {
+    ++i;  // prefix letters: r, b, u, f, rb, ...
+  }
+  if (i >= text.size()) {
+    return {};
+  }
+  const char quote = text[i];
+  std::size_t quote_len = 1;
+  if (text.size() >= i + 3 && text[i + 1] == quote && text[i + 2] == quote) {
+    quote_len = 3;
+  }
+  std::string_view body = text.substr(i + quote_len);
+  // Unterminated strings have no closing quotes; strip them only when present.
+  if (body.size() >= quote_len && std::all_of(body.end() - static_cast<std::ptrdiff_t>(quote_len),
+                                              body.end(), [&](char c) { return c == quote; })) {
+    body.remove_suffix(quote_len);
+  }
+  return body;
+}
+
+std::string_view base_name(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+Finding line_finding(std::string_view rule_id, const std::string& path, std::uint32_t line,
+                     std::uint32_t column, std::string_view line_text, std::string detail) {
+  Finding finding;
+  finding.rule = rule_index(rule_id);
+  finding.file = path;
+  finding.line = line;
+  finding.column = column == 0 ? 1 : column;
+  finding.excerpt = make_excerpt(line_text);
+  finding.detail = std::move(detail);
+  return finding;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,327 @@
+// Unit tests for the stack rule families: requirement and image parsing, index URLs, the
+// embedded-binary probe, artifacts, and the detectors run over small in-memory files.
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "lex/config_reader.h"
+#include "lex/python_lexer.h"
+#include "scan/file_analysis.h"
+#include "scan/rules/catalog.h"
+#include "scan/rules/catalog_rows.h"
+#include "scan/rules/stack_rules.h"
+
+namespace gpuport {
+namespace {
+
+// (line, rule id) pairs of an analysis, sorted.
+std::vector<std::pair<std::uint32_t, std::string>> hits(const FileAnalysis& analysis) {
+  std::vector<std::pair<std::uint32_t, std::string>> out;
+  for (const Finding& f : analysis.findings) {
+    out.emplace_back(f.line, std::string(rule_catalog()[f.rule].id));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+FileAnalysis python(const std::string& path, std::string_view source) {
+  TokenStream tokens;
+  lex_python(source, tokens);
+  PythonFacts facts = extract_python_facts(tokens);
+  FileAnalysis out;
+  analyze_python(path, tokens, facts, out);
+  return out;
+}
+
+FileAnalysis config(const std::string& path, Language language, std::string_view source) {
+  std::vector<ConfigLine> lines = read_config_lines(source, language);
+  FileAnalysis out;
+  analyze_config(path, language, lines, out);
+  return out;
+}
+
+using Hits = std::vector<std::pair<std::uint32_t, std::string>>;
+
+TEST(ParseRequirement, NameExtrasVersionAndLocal) {
+  auto req = parse_requirement("Torch_Vision[Extra1, cuda12] == 0.18.0+CU121 ; python_version>'3'");
+  ASSERT_TRUE(req);
+  EXPECT_EQ(req->name, "torch-vision");
+  EXPECT_EQ(req->extras, "extra1, cuda12");
+  EXPECT_EQ(req->op, "==");
+  EXPECT_EQ(req->version, "0.18.0");
+  EXPECT_EQ(req->local, "cu121");
+}
+
+TEST(ParseRequirement, QuotedRangeAndConda) {
+  auto quoted = parse_requirement("\"jax[cuda12]>=0.4.30,<0.5\"");
+  ASSERT_TRUE(quoted);
+  EXPECT_EQ(quoted->name, "jax");
+  EXPECT_EQ(quoted->extras, "cuda12");
+  EXPECT_EQ(quoted->op, ">=");
+  EXPECT_EQ(quoted->version, "0.4.30");
+  EXPECT_EQ(quoted->local, "");
+  auto conda = parse_requirement("pytorch-cuda=12.1");
+  ASSERT_TRUE(conda);
+  EXPECT_EQ(conda->name, "pytorch-cuda");
+  EXPECT_EQ(conda->op, "=");
+  EXPECT_EQ(conda->version, "12.1");
+}
+
+TEST(ParseRequirement, DirectUrlBareNameAndRejects) {
+  auto url = parse_requirement("torch @ https://example.org/whl/cu121/torch.whl");
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->op, "@");
+  EXPECT_EQ(url->version, "https://example.org/whl/cu121/torch.whl");
+  auto bare = parse_requirement("onnxruntime-gpu");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->name, "onnxruntime-gpu");
+  EXPECT_EQ(bare->op, "");
+  EXPECT_FALSE(parse_requirement("--extra-index-url https://x"));
+  EXPECT_FALSE(parse_requirement(""));
+  EXPECT_FALSE(parse_requirement("[tool.poetry]"));
+}
+
+TEST(ClassifyRequirement, RulesAndSigns) {
+  auto rule = [](std::string_view text) {
+    return std::string(classify_requirement(*parse_requirement(text)).rule);
+  };
+  EXPECT_EQ(rule("torch==2.3.0+cu121"), "GP-PKG-001");
+  EXPECT_EQ(rule("torch==2.3.0"), "");
+  EXPECT_EQ(rule("nvidia-cudnn-cu12==8.9.2.26"), "GP-PKG-002");
+  EXPECT_EQ(rule("nvidia-tensorrt-cu12"), "GP-PKG-004");
+  EXPECT_EQ(rule("onnxruntime-gpu>=1.17"), "GP-PKG-003");
+  EXPECT_EQ(rule("onnxruntime>=1.17"), "");
+  EXPECT_EQ(rule("tensorrt-cu12==10.0.1"), "GP-PKG-004");
+  EXPECT_EQ(rule("cupy-cuda12x"), "GP-PKG-005");
+  EXPECT_EQ(rule("jax[cuda12]"), "GP-PKG-006");
+  EXPECT_EQ(rule("jax"), "");
+  EXPECT_EQ(rule("nvidia-ml-py"), "GP-PKG-007");
+  EXPECT_EQ(rule("flash_attn==2.5.8"), "GP-PKG-008");
+  EXPECT_EQ(rule("nvidia-ml-py3"), "GP-PKG-007");
+  EXPECT_EQ(classify_requirement(*parse_requirement("torch==2.4.0+rocm6.1")).amd_sign,
+            "torch+rocm wheel");
+  EXPECT_EQ(classify_requirement(*parse_requirement("onnxruntime-migraphx")).amd_sign,
+            "ONNX Runtime AMD build");
+}
+
+TEST(ClassifyIndexUrl, CudaRocmAndNightly) {
+  EXPECT_EQ(classify_index_url("--extra-index-url https://download.pytorch.org/whl/cu121").cuda,
+            "cu121");
+  EXPECT_EQ(classify_index_url("https://download.pytorch.org/whl/nightly/cu124").cuda, "cu124");
+  IndexUrlVerdict rocm = classify_index_url("--index-url https://download.pytorch.org/whl/rocm6.2");
+  EXPECT_EQ(rocm.cuda, "");
+  EXPECT_EQ(rocm.rocm, "rocm6.2");
+  EXPECT_EQ(classify_index_url("https://download.pytorch.org/whl/cpu").cuda, "");
+}
+
+TEST(ParseImage, RegistryRepositoryTagDigest) {
+  auto ngc = parse_image("nvcr.io/nvidia/pytorch:24.01-py3");
+  ASSERT_TRUE(ngc);
+  EXPECT_EQ(ngc->registry, "nvcr.io");
+  EXPECT_EQ(ngc->repository, "nvidia/pytorch");
+  EXPECT_EQ(ngc->tag, "24.01-py3");
+  auto hub = parse_image("nvidia/cuda:12.1.0-devel-ubuntu22.04");
+  ASSERT_TRUE(hub);
+  EXPECT_EQ(hub->registry, "");
+  EXPECT_EQ(hub->repository, "nvidia/cuda");
+  EXPECT_EQ(hub->tag, "12.1.0-devel-ubuntu22.04");
+  auto local = parse_image("localhost:5000/team/rocm-base@sha256:abc");
+  ASSERT_TRUE(local);
+  EXPECT_EQ(local->registry, "localhost:5000");
+  EXPECT_EQ(local->repository, "team/rocm-base");
+  EXPECT_EQ(local->tag, "");
+  EXPECT_EQ(local->digest, "sha256:abc");
+  auto plain = parse_image("ubuntu");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->repository, "ubuntu");
+  EXPECT_FALSE(parse_image("${BASE_IMAGE}"));
+  EXPECT_FALSE(parse_image(""));
+}
+
+TEST(FindWord, Boundaries) {
+  EXPECT_EQ(find_word("project(x CXX CUDA)", "cuda"), std::string::npos);  // case-sensitive
+  EXPECT_EQ(find_word("project(x cxx cuda)", "cuda"), 14u);
+  EXPECT_EQ(find_word("cuda_samples cuda", "cuda"), 13u);
+  EXPECT_EQ(find_word("run-nvidia-smi nvidia-smi -L", "nvidia-smi"), 15u);
+  EXPECT_EQ(find_word("docker run --gpus=all", "--gpus"), 11u);
+}
+
+TEST(PythonStringContent, Prefixes) {
+  EXPECT_EQ(python_string_content("rb'abc'"), "abc");
+  EXPECT_EQ(python_string_content("\"\"\"x\ny\"\"\""), "x\ny");
+  EXPECT_EQ(python_string_content("\"\""), "");
+  EXPECT_EQ(python_string_content("'unterminated"), "unterminated");
+}
+
+TEST(EmbeddedBinary, ByteArrayDumpIsDetected) {
+  std::string source = "// generated\nnamespace k {\nunsigned char cubin_sm80[] = {\n";
+  while (source.size() < 40000) {
+    source += "0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x33, 0x07, 0x00, 0x00, 0x00,\n";
+  }
+  source += "};\n}\n";
+  ASSERT_TRUE(looks_like_embedded_binary(source));
+  FileAnalysis out;
+  analyze_embedded_binary("fmha_sm80.cpp", source, out);
+  ASSERT_EQ(out.artifacts.size(), 1u);
+  EXPECT_EQ(out.artifacts[0].kind, ArtifactKind::EmbeddedCubin);
+  EXPECT_EQ(out.artifacts[0].line, 3u);
+  EXPECT_EQ(out.artifacts[0].bytes, source.size());
+  EXPECT_EQ(hits(out), (Hits{{3, "GP-ART-003"}}));
+  EXPECT_EQ(out.findings[0].excerpt, "unsigned char cubin_sm80[] = {");
+}
+
+TEST(EmbeddedBinary, LookupTableInOrdinaryCodeIsNot) {
+  std::string source = "static const unsigned crc[256] = {\n";
+  for (int i = 0; i < 256; ++i) {
+    source += "0x77073096, ";
+  }
+  source += "};\n";
+  while (source.size() < 40000) {
+    source += "int f(int x) { return crc[x & 255] ^ (x >> 8); }  // mix the bits\n";
+  }
+  EXPECT_FALSE(looks_like_embedded_binary(source));
+  EXPECT_FALSE(looks_like_embedded_binary("int a[] = {1, 2, 3};"));
+  EXPECT_FALSE(looks_like_embedded_binary(""));
+}
+
+TEST(Artifact, KindsByExtension) {
+  FileAnalysis out;
+  analyze_artifact("models/bert.plan", 1234, out);
+  analyze_artifact("kernels/gemm_sm90.CUBIN", 50, out);
+  analyze_artifact("kernels/a.ptx", 7, out);
+  analyze_artifact("notes.txt", 7, out);
+  ASSERT_EQ(out.artifacts.size(), 3u);
+  EXPECT_EQ(out.artifacts[0].kind, ArtifactKind::TensorRtEngine);
+  EXPECT_EQ(out.artifacts[1].kind, ArtifactKind::Cubin);
+  EXPECT_EQ(out.artifacts[2].kind, ArtifactKind::Ptx);
+  ASSERT_EQ(out.findings.size(), 3u);
+  EXPECT_EQ(rule_catalog()[out.findings[0].rule].id, "GP-ART-001");
+  EXPECT_EQ(out.findings[0].detail, "TensorRT engine, 1234 bytes");
+  EXPECT_EQ(out.findings[0].line, 1u);
+  EXPECT_EQ(rule_catalog()[out.findings[2].rule].id, "GP-ART-002");
+  EXPECT_EQ(out.findings[2].detail, "PTX, 7 bytes");
+}
+
+TEST(PythonRules, GptFastStyleIsFrameworkOnly) {
+  FileAnalysis out = python("generate.py",
+                            "import torch\n"
+                            "import torch.nn as nn\n"
+                            "device = 'cuda'\n"
+                            "torch.cuda.synchronize()\n"
+                            "model = torch.compile(model)\n");
+  EXPECT_EQ(hits(out), (Hits{{1, "GP-FW-001"}}));
+}
+
+TEST(PythonRules, ImportsDecoratorsStringsAndSigns) {
+  FileAnalysis out = python("serve.py",
+                            "import onnxruntime as ort\n"  // 1
+                            "from numba import cuda\n"     // 2
+                            "@cuda.jit\n"                  // 3
+                            "def k(a): pass\n"             // 4
+                            "s = ort.InferenceSession(p, providers=['CUDAExecutionProvider'])\n"
+                            "# import tensorrt\n"  // 6
+                            "if torch.version.hip: providers = ['MIGraphXExecutionProvider']\n"
+                            "src = 'extern \"C\" __global__ void add(float* x) {}'\n"  // 8
+                            "doc = 'a __global__ function'\n");                        // 9
+  EXPECT_EQ(hits(out),
+            (Hits{{2, "GP-FW-018"}, {3, "GP-FW-018"}, {5, "GP-FW-003"}, {8, "GP-FW-021"}}));
+  ASSERT_EQ(out.amd_path.size(), 2u);
+  EXPECT_EQ(out.amd_path[0].kind, AmdPathKind::RocmPackage);
+  EXPECT_EQ(out.amd_path[0].line, 7u);
+  EXPECT_EQ(out.findings[2].detail, "CUDAExecutionProvider");
+  EXPECT_EQ(out.findings[2].column, 40u);
+}
+
+TEST(PythonRules, FlashAttentionGenerations) {
+  FileAnalysis fa2 =
+      python("a.py", "from flash_attn.flash_attn_interface import flash_attn_func\n");
+  EXPECT_EQ(hits(fa2), (Hits{{1, "GP-FW-009"}}));
+  FileAnalysis fa3 = python("b.py", "import flash_attn_interface\nfrom flash_attn import cute\n");
+  EXPECT_EQ(hits(fa3), (Hits{{1, "GP-FW-010"}}));
+}
+
+TEST(ConfigRules, RequirementsFile) {
+  FileAnalysis out = config("requirements.txt", Language::Packaging,
+                            "--extra-index-url https://download.pytorch.org/whl/cu121\n"
+                            "torch==2.3.0+cu121\n"
+                            "torchvision==0.18.0\n"
+                            "nvidia-nccl-cu12==2.20.5\n"
+                            "# onnxruntime-gpu\n"
+                            "onnxruntime-migraphx\n");
+  EXPECT_EQ(hits(out), (Hits{{1, "GP-PKG-001"}, {2, "GP-PKG-001"}, {4, "GP-PKG-002"}}));
+  EXPECT_EQ(out.findings[1].detail, "torch==2.3.0+cu121");
+  ASSERT_EQ(out.amd_path.size(), 1u);
+  EXPECT_EQ(out.amd_path[0].line, 6u);
+}
+
+TEST(ConfigRules, PyprojectArraysAndPoetry) {
+  FileAnalysis out = config("pyproject.toml", Language::Packaging,
+                            "[project]\n"
+                            "name = \"tensorrt\"\n"
+                            "dependencies = [\n"
+                            "  \"cupy-cuda12x>=13\",\n"
+                            "  \"numpy\",\n"
+                            "]\n"
+                            "[tool.poetry.dependencies]\n"
+                            "torch = { version = \"2.3.0+cu121\", source = \"pt\" }\n");
+  EXPECT_EQ(hits(out), (Hits{{4, "GP-PKG-005"}, {8, "GP-PKG-001"}}));
+}
+
+TEST(ConfigRules, CMakeLanguageArchAndHip) {
+  FileAnalysis out = config("CMakeLists.txt", Language::CMake,
+                            "project(cuda_samples LANGUAGES CXX CUDA)\n"
+                            "set(CMAKE_CUDA_ARCHITECTURES 80 90)\n"
+                            "target_link_libraries(app PRIVATE CUDA::cublas)\n"
+                            "enable_language(HIP)\n"
+                            "project(cuda LANGUAGES CXX)\n");
+  EXPECT_EQ(hits(out), (Hits{{1, "GP-BUILD-001"}, {2, "GP-BUILD-002"}, {3, "GP-BUILD-003"}}));
+  EXPECT_EQ(out.findings[2].detail, "CUDA::cublas");
+  ASSERT_EQ(out.amd_path.size(), 1u);
+  EXPECT_EQ(out.amd_path[0].kind, AmdPathKind::HipCMake);
+}
+
+TEST(ConfigRules, DockerfileImagesAndRuntime) {
+  FileAnalysis out = config("Dockerfile", Language::Docker,
+                            "ARG BASE=nvcr.io/nvidia/tritonserver:24.01-py3\n"
+                            "FROM --platform=linux/amd64 nvidia/cuda:12.1.0-runtime AS base\n"
+                            "ENV NVIDIA_VISIBLE_DEVICES=all\n"
+                            "RUN pip install torch==2.3.0+cu121 onnxruntime-gpu\n"
+                            "FROM rocm/pytorch:latest\n"
+                            "FROM ghcr.io/acme/nvidia/cuda:1\n");
+  EXPECT_EQ(hits(out), (Hits{{1, "GP-DEPLOY-002"},
+                             {2, "GP-DEPLOY-001"},
+                             {3, "GP-DEPLOY-003"},
+                             {4, "GP-PKG-001"},
+                             {4, "GP-PKG-003"}}));
+  ASSERT_EQ(out.amd_path.size(), 1u);
+  EXPECT_EQ(out.amd_path[0].line, 5u);
+  EXPECT_EQ(out.amd_path[0].kind, AmdPathKind::RocmImage);
+}
+
+TEST(StackCatalog, RowsSortedUniqueAndDocumented) {
+  std::span<const RuleInfo> rules = stack_rule_rows();
+  ASSERT_GE(rules.size(), 40u);
+  std::set<std::string_view> components;
+  for (const ComponentInfo& c : stack_component_rows()) {
+    EXPECT_TRUE(components.insert(c.name).second) << c.name;
+  }
+  EXPECT_TRUE(std::is_sorted(stack_component_rows().begin(), stack_component_rows().end(),
+                             [](const auto& a, const auto& b) { return a.name < b.name; }));
+  namespace fs = std::filesystem;
+  const fs::path root = GPUPORT_SOURCE_DIR;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const RuleInfo& rule = rules[i];
+    if (i > 0) {
+      EXPECT_LT(rules[i - 1].id, rule.id);
+    }
+    EXPECT_NE(find_component(rule.component), nullptr) << rule.id << " " << rule.component;
+    EXPECT_TRUE(fs::is_directory(root / "tests/fixtures/rules" / rule.id)) << rule.id;
+    EXPECT_TRUE(fs::exists(root / "docs/rules" / (std::string(rule.id) + ".md"))) << rule.id;
+  }
+}
+
+}  // namespace
+}  // namespace gpuport
