@@ -54,6 +54,7 @@ void on_global(SourceContext& ctx, std::size_t i, std::string_view) {
     close_kernel(ctx);
   }
   ctx.out.kernels.push_back(make_kernel(ctx.path, ctx.ts, i, *shape));
+  ctx.kernel_callees.resize(ctx.out.kernels.size());
   check_kernel_parameters(ctx, *shape);
   if (!has_body) {
     return;
@@ -74,8 +75,70 @@ void on_device(SourceContext& ctx, std::size_t i, std::string_view) {
     return;
   }
   auto shape = read_function(ctx.ts, i);
-  if (shape && shape->body_close != SIZE_MAX && shape->body_close + 1 > ctx.device_end) {
+  if (!shape || shape->body_close == SIZE_MAX) {
+    return;
+  }
+  if (shape->body_close + 1 > ctx.device_end) {
     ctx.device_end = shape->body_close + 1;
+  }
+  if (shape->name_begin != SIZE_MAX && ctx.kernel < 0) {
+    ctx.device_functions.push_back({ctx.text(shape->name_end - 1), {}, {}});
+    ctx.device_function = static_cast<std::ptrdiff_t>(ctx.device_functions.size() - 1);
+    ctx.device_function_end = shape->body_close;
+  }
+}
+
+// Remembers `name (` inside a kernel or helper body as a possible call of a same-file helper.
+void note_callee(SourceContext& ctx, std::size_t i, std::string_view name) {
+  if (!ctx.is_punct(i + 1, "(")) {
+    return;
+  }
+  if (ctx.kernel >= 0) {
+    ctx.kernel_callees[static_cast<std::size_t>(ctx.kernel)].push_back(name);
+  } else if (ctx.device_function >= 0) {
+    ctx.device_functions[static_cast<std::size_t>(ctx.device_function)].callees.push_back(name);
+  }
+}
+
+void merge_features(KernelFeatures& into, const KernelFeatures& from) {
+  for (const std::string& mnemonic : from.ptx_instructions) {
+    add_distinct(into.ptx_instructions, mnemonic);
+  }
+  for (const std::string& intrinsic : from.warp_intrinsics) {
+    add_distinct(into.warp_intrinsics, intrinsic);
+  }
+  into.wmma |= from.wmma;
+  into.mma_ptx |= from.mma_ptx;
+  into.atomics |= from.atomics;
+  into.textures |= from.textures;
+  into.surfaces |= from.surfaces;
+  into.cooperative_groups |= from.cooperative_groups;
+  into.dynamic_parallelism |= from.dynamic_parallelism;
+}
+
+// Gives each kernel the features of the same-file helpers it reaches through calls, at any depth.
+// Helpers are matched by name (all overloads of a name count); shared-memory bytes stay the
+// kernel's own, since a helper's __shared__ arrays are usually the kernel's under another name.
+void inherit_helper_features(SourceContext& ctx) {
+  if (ctx.device_functions.empty()) {
+    return;
+  }
+  for (std::size_t k = 0; k < ctx.out.kernels.size() && k < ctx.kernel_callees.size(); ++k) {
+    std::vector<std::string_view> pending = ctx.kernel_callees[k];
+    std::vector<bool> visited(ctx.device_functions.size(), false);
+    while (!pending.empty()) {
+      std::string_view name = pending.back();
+      pending.pop_back();
+      for (std::size_t d = 0; d < ctx.device_functions.size(); ++d) {
+        DeviceFunction& helper = ctx.device_functions[d];
+        if (visited[d] || helper.name != name) {
+          continue;
+        }
+        visited[d] = true;
+        merge_features(ctx.out.kernels[k].features, helper.features);
+        pending.insert(pending.end(), helper.callees.begin(), helper.callees.end());
+      }
+    }
   }
 }
 
@@ -121,8 +184,10 @@ void dispatch_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
       library_prefix(ctx, i, name);
       return;
     case 'a':
-      if (ctx.kernel >= 0 && name.starts_with("atomic")) {
-        ctx.current_kernel()->features.atomics = true;
+      if (name.starts_with("atomic")) {
+        if (KernelFeatures* features = ctx.current_features()) {
+          features->atomics = true;
+        }
       }
       return;
     case '_':
@@ -167,6 +232,9 @@ void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalys
     if (ctx.kernel >= 0 && i > ctx.kernel_end) {
       close_kernel(ctx);
     }
+    if (ctx.device_function >= 0 && i > ctx.device_function_end) {
+      ctx.device_function = -1;
+    }
     const Token& t = tokens.tokens[i];
     if (t.context == BranchContext::Hip && first_hip == SIZE_MAX) {
       first_hip = i;
@@ -178,6 +246,9 @@ void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalys
           entry->handler(ctx, i, entry->rule);
         } else {
           dispatch_prefix(ctx, i, name);
+        }
+        if (ctx.kernel >= 0 || ctx.device_function >= 0) {
+          note_callee(ctx, i, name);
         }
         break;
       }
@@ -201,6 +272,7 @@ void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalys
     }
   }
   close_kernel(ctx);
+  inherit_helper_features(ctx);
   finish_warp(ctx);
   finish_matrix(ctx);
   finish_libraries(ctx);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "lex/cuda_lexer.h"
 #include "scan/file_analysis.h"
@@ -108,6 +109,26 @@ TEST(Inventory, FeaturesOfAKernelBody) {
   EXPECT_TRUE(g.ptx_instructions.empty());
   EXPECT_FALSE(g.atomics || g.wmma || g.mma_ptx || g.dynamic_parallelism || g.textures);
   EXPECT_EQ(g.static_shared_bytes, 0u);
+}
+
+TEST(Inventory, KernelsInheritTheFeaturesOfSameFileHelpersTheyCall) {
+  FileAnalysis out = analyze(
+      "__device__ unsigned lop(unsigned a) {\n"
+      "  unsigned r; asm(\"lop3.b32 %0, %1, %1, %1, 0x96;\" : \"=r\"(r) : \"r\"(a)); return r;\n"
+      "}\n"
+      "__device__ __forceinline__ unsigned mix(unsigned a) { atomicAdd(&a, 1u); return lop(a); }\n"
+      "__device__ void unused(int* p) { __shfl_xor_sync(0xffffffffu, *p, 1); }\n"
+      "__global__ void uses_helpers(unsigned* x) { x[0] = mix(x[0]); }\n"
+      "__global__ void plain(unsigned* x) { x[0] = 1; }\n");
+  ASSERT_EQ(out.kernels.size(), 2u);
+  const KernelFeatures& uses = out.kernels[0].features;
+  EXPECT_EQ(out.kernels[0].name, "uses_helpers");
+  EXPECT_EQ(uses.ptx_instructions, std::vector<std::string>{"lop3.b32"});  // two calls deep
+  EXPECT_TRUE(uses.atomics);
+  EXPECT_TRUE(uses.warp_intrinsics.empty());  // `unused` is never called
+  const KernelFeatures& plain = out.kernels[1].features;
+  EXPECT_TRUE(plain.ptx_instructions.empty());
+  EXPECT_FALSE(plain.atomics);
 }
 
 TEST(Inventory, StaticSharedBytesSumKnownArraysAndGiveUpOnUnknownOnes) {

@@ -34,14 +34,14 @@ void on_reference_template(SourceContext& ctx, std::size_t i, std::string_view r
 }
 
 void note_texture(SourceContext& ctx) {
-  if (Kernel* kernel = ctx.current_kernel()) {
-    kernel->features.textures = true;
+  if (KernelFeatures* features = ctx.current_features()) {
+    features->textures = true;
   }
 }
 
 void note_surface(SourceContext& ctx) {
-  if (Kernel* kernel = ctx.current_kernel()) {
-    kernel->features.surfaces = true;
+  if (KernelFeatures* features = ctx.current_features()) {
+    features->surfaces = true;
   }
 }
 

@@ -93,8 +93,8 @@ void on_device_cxx(SourceContext& ctx, std::size_t i, std::string_view) {
 }
 
 void on_this_grid(SourceContext& ctx, std::size_t i, std::string_view) {
-  if (Kernel* kernel = ctx.current_kernel()) {
-    kernel->features.cooperative_groups = true;
+  if (KernelFeatures* features = ctx.current_features()) {
+    features->cooperative_groups = true;
   }
   if (is_call(ctx, i)) {
     ctx.add("GP-EXEC-006", i, "this_grid");
@@ -105,8 +105,8 @@ void on_cooperative_namespace(SourceContext& ctx, std::size_t i, std::string_vie
   if (ctx.text(i) == "cg" && !ctx.is_punct(next_code(ctx, i), "::")) {
     return;
   }
-  if (Kernel* kernel = ctx.current_kernel()) {
-    kernel->features.cooperative_groups = true;
+  if (KernelFeatures* features = ctx.current_features()) {
+    features->cooperative_groups = true;
   }
 }
 
@@ -195,8 +195,8 @@ void on_launch_open(SourceContext& ctx, std::size_t i) {
   ctx.out.launches.push_back(
       {chevron_callee(ctx.ts, i), ctx.path, ctx.tok[i].line, LaunchKind::TripleChevron});
   if (ctx.in_device(i)) {
-    if (Kernel* kernel = ctx.current_kernel()) {
-      kernel->features.dynamic_parallelism = true;
+    if (KernelFeatures* features = ctx.current_features()) {
+      features->dynamic_parallelism = true;
     }
     ctx.add("GP-EXEC-001", i, "kernel launch from device code");
   }

@@ -307,13 +307,13 @@ void on_asm(SourceContext& ctx, std::size_t i, std::string_view) {
     return;  // host ISA (x86, ARM, RISC-V) or nothing recognisable
   }
   ctx.add(asm_class.tensor ? "GP-ASM-002" : "GP-ASM-001", i, join(asm_class));
-  if (Kernel* kernel = ctx.current_kernel()) {
+  if (KernelFeatures* features = ctx.current_features()) {
     for (const std::string& mnemonic : asm_class.mnemonics) {
-      add_distinct(kernel->features.ptx_instructions, mnemonic);
+      add_distinct(features->ptx_instructions, mnemonic);
       std::string_view root = std::string_view(mnemonic).substr(0, mnemonic.find('.'));
       if (root == "mma" || root == "wgmma" || root == "ldmatrix" || root == "stmatrix" ||
           root == "tcgen05") {
-        kernel->features.mma_ptx = true;
+        features->mma_ptx = true;
       }
     }
   }

@@ -9,8 +9,8 @@ namespace gpuport::source_rules {
 namespace {
 
 void note_wmma(SourceContext& ctx) {
-  if (Kernel* kernel = ctx.current_kernel()) {
-    kernel->features.wmma = true;
+  if (KernelFeatures* features = ctx.current_features()) {
+    features->wmma = true;
   }
 }
 

@@ -27,6 +27,14 @@ struct OncePerFile {
   }
 };
 
+// A `__device__` function body in the file: what it uses and whom it calls, so that a kernel's
+// features include those of the helpers it calls (PTX is usually wrapped in such helpers).
+struct DeviceFunction {
+  std::string_view name;
+  KernelFeatures features;
+  std::vector<std::string_view> callees;
+};
+
 // The state of one pass over one file's tokens.
 struct SourceContext {
   SourceContext(const std::string& file_path, const TokenStream& stream, FileAnalysis& analysis);
@@ -45,6 +53,10 @@ struct SourceContext {
   std::uint64_t kernel_shared_sum = 0;  // computable static __shared__ bytes of that kernel
   bool kernel_shared_unknown = false;   // an array whose size could not be computed
   bool kernel_shared_flagged = false;   // GP-MEM-001 already fired for this kernel
+  std::ptrdiff_t device_function = -1;  // index into device_functions when in a helper body
+  std::size_t device_function_end = 0;
+  std::vector<DeviceFunction> device_functions;
+  std::vector<std::vector<std::string_view>> kernel_callees;  // parallel to out.kernels
 
   // Per-file facts decided at the end of the pass.
   OncePerFile fp8, bf16, sync_intrinsics, cub_thrust, cutlass, tensorrt_include, nvinfer;
@@ -72,6 +84,16 @@ struct SourceContext {
   bool in_device(std::size_t i) const { return i < device_end; }
   Kernel* current_kernel() {
     return kernel >= 0 ? &out.kernels[static_cast<std::size_t>(kernel)] : nullptr;
+  }
+  // The features of the kernel or `__device__` helper the pass is in; nullptr outside both.
+  KernelFeatures* current_features() {
+    if (kernel >= 0) {
+      return &out.kernels[static_cast<std::size_t>(kernel)].features;
+    }
+    if (device_function >= 0) {
+      return &device_functions[static_cast<std::size_t>(device_function)].features;
+    }
+    return nullptr;
   }
 
   // Adds a finding at token i unless it sits in a HIP-only branch (code for AMD already).

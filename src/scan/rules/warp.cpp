@@ -82,8 +82,8 @@ bool is_ballot_name(std::string_view name) {
 }
 
 void note_intrinsic(SourceContext& ctx, std::size_t i) {
-  if (Kernel* kernel = ctx.current_kernel()) {
-    add_distinct(kernel->features.warp_intrinsics, ctx.text(i));
+  if (KernelFeatures* features = ctx.current_features()) {
+    add_distinct(features->warp_intrinsics, ctx.text(i));
   }
 }
 
@@ -170,8 +170,8 @@ void on_syncwarp(SourceContext& ctx, std::size_t i, std::string_view) {
 }
 
 void on_tile(SourceContext& ctx, std::size_t i, std::string_view) {
-  if (Kernel* kernel = ctx.current_kernel()) {
-    kernel->features.cooperative_groups = true;
+  if (KernelFeatures* features = ctx.current_features()) {
+    features->cooperative_groups = true;
   }
   std::size_t open = next_code(ctx, i);
   if (ctx.is_punct(open, "<")) {
