@@ -7,6 +7,11 @@ packages=(
   g++ cmake ninja-build pkg-config git
   libcli11-dev libfmt-dev nlohmann-json3-dev libexpected-dev
   googletest libgtest-dev libgmock-dev
+  # The hipify table generator and its freshness test.
+  python3
+  # `gpuport hipify --verify` and its tests compile translated code with Debian's HIP (5.2).
+  hipcc libamdhip64-dev rocm-device-libs
+  libhiprand-dev librocrand-dev libhipsparse-dev librocsparse-dev librocprim-dev librocm-smi-dev
 )
 # Extra sets for the optional jobs: `setup.sh fuzz`, `setup.sh bench`.
 for extra in "$@"; do
