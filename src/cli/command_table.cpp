@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "cli/hipify_command.h"
 #include "cli/rules_command.h"
 #include "cli/scan_command.h"
 
@@ -15,9 +16,10 @@ namespace gpuport {
 namespace {
 
 // clang-format off
-constexpr std::array<Command, 2> k_commands = {{
-    {"scan",  "Scan a source tree: portability table, custom-CUDA inventory, findings", run_scan_command},
-    {"rules", "List the rule catalog, or explain one rule (gpuport rules GP-ASM-001)",  run_rules_command},
+constexpr std::array<Command, 3> k_commands = {{
+    {"scan",   "Scan a source tree: portability table, custom-CUDA inventory, findings", run_scan_command},
+    {"hipify", "Translate CUDA sources to HIP: a mirrored tree, in place, or a diff; --verify with hipcc", run_hipify_command},
+    {"rules",  "List the rule catalog, or explain one rule (gpuport rules GP-ASM-001)",  run_rules_command},
 }};
 // clang-format on
 

@@ -24,8 +24,9 @@ ProgressDisplay decide_progress_display(bool quiet) {
   return ProgressDisplay::On;
 }
 
-ProgressLine::ProgressLine(const ScanProgress& progress, ProgressDisplay display)
-    : m_progress(progress) {
+ProgressLine::ProgressLine(const ScanProgress& progress, ProgressDisplay display,
+                           std::string_view label)
+    : m_progress(progress), m_label(label) {
   if (display == ProgressDisplay::On) {
     m_thread = std::thread([this] { run(); });
   }
@@ -61,7 +62,7 @@ void ProgressLine::run() {
     const std::uint64_t files = m_progress.files.load(std::memory_order_relaxed);
     const std::uint64_t bytes = m_progress.bytes.load(std::memory_order_relaxed);
     const std::string line =
-        fmt::format("\r\x1b[Kscanning: {} files, {}", files, format_megabytes(bytes));
+        fmt::format("\r\x1b[K{}: {} files, {}", m_label, files, format_megabytes(bytes));
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
     m_drawn = true;

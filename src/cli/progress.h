@@ -1,8 +1,10 @@
-// A progress line on stderr ("scanning: 1,234 files, 56.7 MB") while a scan runs on a terminal.
+// A progress line on stderr ("scanning: 1,234 files, 56.7 MB") while long work runs on a terminal.
 #pragma once
 
 #include <condition_variable>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include "scan/scanner.h"
@@ -18,7 +20,9 @@ ProgressDisplay decide_progress_display(bool quiet);
 // stop() (or the destructor) ends the thread and clears the line.
 class ProgressLine {
  public:
-  ProgressLine(const ScanProgress& progress, ProgressDisplay display);
+  // `label` names the work: "scanning: 1,234 files, 56.7 MB".
+  ProgressLine(const ScanProgress& progress, ProgressDisplay display,
+               std::string_view label = "scanning");
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
   ~ProgressLine();
@@ -29,6 +33,7 @@ class ProgressLine {
   void run();
 
   const ScanProgress& m_progress;
+  std::string m_label;
   std::mutex m_mutex;
   std::condition_variable m_wake;
   bool m_stopping = false;

@@ -40,6 +40,7 @@ struct ExtensionRow {
 // clang-format off
 constexpr std::array k_extensions{
     ExtensionRow{".cu",      Language::Cuda},     ExtensionRow{".cuh",    Language::Cuda},
+    ExtensionRow{".hip",     Language::Cuda},
     ExtensionRow{".c",       Language::Cpp},      ExtensionRow{".cc",     Language::Cpp},
     ExtensionRow{".cpp",     Language::Cpp},      ExtensionRow{".cxx",    Language::Cpp},
     ExtensionRow{".h",       Language::Cpp},      ExtensionRow{".hh",     Language::Cpp},

@@ -25,6 +25,7 @@ TEST_P(LanguageTable, DetectsFromName) {
 INSTANTIATE_TEST_SUITE_P(Names, LanguageTable, ::testing::Values(
     Case{"kernels/softmax.cu", Language::Cuda},
     Case{"include/ops.cuh", Language::Cuda},
+    Case{"hip/kernels.hip", Language::Cuda},  // HIP kernel sources: same lexer and rules
     Case{"templates/gemm.cu.jinja", Language::Cuda},
     Case{"templates/gemm.cuh.jinja", Language::Cuda},
     Case{"a.c", Language::Cpp},           Case{"a.cc", Language::Cpp},

@@ -1,0 +1,298 @@
+"""Builds the mapping entries: CUDA API names per family, resolved to HIP/ROC names."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import re
+
+from . import rules as rules_mod
+from . import sources
+from .families import EXCLUDED, EXCLUDED_MACROS, FAMILIES, SHARED_NAMES, Family
+
+KIND_OK = {  # CUDA kind -> HIP declaration kinds it may map to
+    "function": {"function", "macro", "function_macro"},
+    "type": {"type", "macro"},
+    "constant": {"constant", "macro"},
+    "namespace": {"namespace"},
+}
+
+
+@dataclasses.dataclass
+class Entry:
+    cuda: str
+    hip: str
+    roc: str
+    family: str
+    kind: str  # function, type, constant, namespace, header
+    support: str  # verified, documented, unsupported
+    lifecycle: str  # current, deprecated, removed
+    roc_support: str = ""  # verified / documented when `roc` is set (for the counts)
+
+
+@dataclasses.dataclass
+class CudaName:
+    kind: str
+    deprecated: bool = False
+    removed: bool = False
+    arities: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+
+
+class GeneratorError(Exception):
+    pass
+
+
+@dataclasses.dataclass
+class Merged:
+    """The rule files of one family, merged."""
+
+    provides: dict[str, set[str]]
+    maps: dict[str, tuple[str, str | None]]
+    rocs: dict[str, str]
+    unsupported: set[str]
+    api: dict[str, str]
+    removed: dict[str, str]
+    exclude: set[str]
+    headers: dict[str, tuple[str, str | None]]
+    header_trees: list[tuple[str, str, tuple[str, ...]]]
+
+
+def merge(files: list[rules_mod.RuleFile]) -> Merged:
+    merged = Merged({"hip": set(), "roc": set()}, {}, {}, set(), {}, {}, set(), {}, [])
+    for rule in files:
+        for side in ("hip", "roc"):
+            merged.provides[side] |= rule.provides[side]
+        for source, target in ((rule.maps, merged.maps), (rule.rocs, merged.rocs),
+                               (rule.api, merged.api), (rule.removed, merged.removed),
+                               (rule.headers, merged.headers)):
+            for key, value in source.items():
+                if key in target and target[key] != value:
+                    raise GeneratorError(f"{rule.path.name}: {key} is given twice")
+                target[key] = value
+        merged.unsupported |= rule.unsupported
+        merged.exclude |= rule.exclude
+        merged.header_trees += rule.header_trees
+    return merged
+
+
+def _macro_kind(name: str, value: tuple[str, ...], names: dict[str, CudaName]) -> str:
+    """An object-like macro is an alias of what it expands to, or else a constant."""
+    if name in names:
+        return names[name].kind
+    if len(value) == 1 and value[0] in names:
+        return names[value[0]].kind
+    return "constant"
+
+
+def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
+    """The family's API names from its headers and its rule file."""
+    accept = re.compile(family.accept)
+    names: dict[str, CudaName] = {}
+    macros = []
+    for decl in decls:
+        if decl.scope != family.scope or decl.kind not in family.kinds + ("namespace",):
+            continue
+        if decl.kind == "namespace" or not accept.fullmatch(decl.name):
+            continue
+        if EXCLUDED.fullmatch(decl.name) or decl.name in rules.exclude:
+            continue
+        if decl.kind == "macro":
+            if decl.function_like or EXCLUDED_MACROS.fullmatch(decl.name):
+                continue
+            macros.append(decl)
+            continue
+        entry = names.setdefault(decl.name, CudaName(decl.kind))
+        entry.deprecated |= decl.deprecated
+        if decl.arity is not None:
+            entry.arities.append(decl.arity)
+    for decl in macros:
+        kind = _macro_kind(decl.name, decl.value, names)
+        entry = names.setdefault(decl.name, CudaName(kind))
+        entry.deprecated |= decl.deprecated
+        # `#define cuMemAlloc cuMemAlloc_v2`: the versioned name is API as well.
+        target = decl.value[0] if len(decl.value) == 1 else ""
+        if (target and accept.fullmatch(target) and not EXCLUDED.fullmatch(target)
+                and target not in rules.exclude and target not in names):
+            names[target] = CudaName(kind, entry.deprecated, arities=list(entry.arities))
+        elif target in names and names[target].arities and not entry.arities:
+            entry.arities = list(names[target].arities)
+    declared = {decl.name for decl in decls}
+    for name, kind in rules.api.items():
+        # Listed names must exist in the family's headers, so the list cannot drift.
+        if family.files and name not in declared:
+            raise GeneratorError(f"{family.name}: `api` name {name} is not declared in "
+                                 "the family's CUDA headers")
+        names.setdefault(name, CudaName(kind))
+    for name, kind in rules.removed.items():
+        if name in names and not names[name].removed:
+            raise GeneratorError(f"{name} is listed as removed but the CUDA headers declare it")
+        names[name] = CudaName(kind, removed=True)
+    return names
+
+
+class Resolver:
+    """Chooses the HIP and ROC names of one family's CUDA names."""
+
+    def __init__(self, family: Family, rules: Merged, hip: sources.HipIndex):
+        self.family = family
+        self.rules = rules
+        self.hip = hip
+        self.installed = hip.has_any(family.packaged)
+
+    def declared_as(self, name: str, cuda: CudaName, arity: bool = True) -> bool:
+        """Whether HIP declares `name` as the same kind of thing; a function must also take
+        the number of arguments some CUDA signature takes (unless `arity` is off)."""
+        kinds = self.hip.names.kinds.get(name)
+        if not kinds or not kinds & KIND_OK[cuda.kind]:
+            return False
+        if arity and cuda.kind == "function" and cuda.arities and name in self.hip.names.arities:
+            return any(c[0] <= h[1] and h[0] <= c[1]
+                       for c in cuda.arities for h in self.hip.names.arities[name])
+        return True
+
+    def pick(self, candidates: list[str], cuda: CudaName, side: str) -> tuple[str, str]:
+        for name in candidates:
+            if self.declared_as(name, cuda):
+                return name, "verified"
+        for name in candidates:
+            if name in self.rules.provides[side]:
+                return name, "documented"
+        if self.family.loose_case:
+            for name in candidates:
+                spellings = self.hip.lower.get(name.lower(), [])
+                matches = [s for s in spellings if self.declared_as(s, cuda)]
+                if len(matches) == 1:
+                    return matches[0], "verified"
+        return "", "unsupported"
+
+    def explicit(self, name: str, target: str, cuda: CudaName, side: str) -> tuple[str, str]:
+        if target == "-":
+            return "", "unsupported"
+        if self.declared_as(target, cuda, arity=False):
+            return target, "verified"
+        # A rule naming something the installed library lacks must say it is documented for a
+        # newer version (`provides`), so a typo cannot pass as Documented.
+        if self.installed and target not in self.rules.provides[side]:
+            raise GeneratorError(f"{self.family.name}: rule maps {name} to {target}, which the "
+                                 f"installed headers do not declare as a {cuda.kind}; list it "
+                                 f"under `provides {side}` if a newer version documents it")
+        return target, "documented"
+
+    def hip_name(self, name: str, cuda: CudaName) -> tuple[str, str]:
+        base = _version_base(name)
+        for key in (name, base):
+            if key and key in self.rules.maps:
+                return self.explicit(name, self.rules.maps[key][0], cuda, "hip")
+        if name in self.rules.unsupported:
+            return "", "unsupported"
+        if self.family.hip is None:
+            return self.pick([name], cuda, "hip")
+        candidates = self.family.hip(name) + (self.family.hip(base) if base else [])
+        return self.pick(candidates, cuda, "hip")
+
+    def roc_name(self, name: str, cuda: CudaName) -> tuple[str, str]:
+        base = _version_base(name)
+        for key in (name, base):
+            if key and key in self.rules.rocs:
+                return self.explicit(name, self.rules.rocs[key], cuda, "roc")
+            if key and key in self.rules.maps and self.rules.maps[key][1]:
+                return self.explicit(name, self.rules.maps[key][1], cuda, "roc")
+        if self.family.roc is None:
+            return "", "unsupported"
+        return self.pick(self.family.roc(name), cuda, "roc")
+
+    def resolve(self, name: str, cuda: CudaName) -> Entry:
+        hip, hip_support = self.hip_name(name, cuda)
+        roc, roc_support = ("", "unsupported") if not hip else self.roc_name(name, cuda)
+        if not hip:
+            support = "unsupported"
+        elif hip_support == "verified" and (not roc or roc_support == "verified"):
+            support = "verified"
+        else:
+            support = "documented"
+        lifecycle = "removed" if cuda.removed else "deprecated" if cuda.deprecated else "current"
+        return Entry(name, hip, roc, self.family.name, cuda.kind, support, lifecycle,
+                     roc_support if roc else "")
+
+
+def _version_base(name: str) -> str | None:
+    match = re.match(r"^(\w+?)_v\d+(_64)?$", name)
+    return match.group(1) + (match.group(2) or "") if match else None
+
+
+def header_entries(rules: Merged, cuda_include: pathlib.Path,
+                   hip: sources.HipIndex) -> list[Entry]:
+    roots = [cuda_include, cuda_include / "cccl"]
+    mapping: dict[str, tuple[str, str | None]] = {}
+    for tree, target, skipped in rules.header_trees:
+        for root in roots:
+            for path in sorted((root / tree).rglob("*")) if (root / tree).is_dir() else []:
+                relative = path.relative_to(root)
+                if path.suffix not in (".h", ".cuh", ".hpp") or set(relative.parts) & set(skipped):
+                    continue
+                mapping[str(relative)] = (str(relative) if target == "=" else target, None)
+    mapping.update(rules.headers)
+    entries = []
+    for cuda, (target, roc) in sorted(mapping.items()):
+        installed = any((root / cuda).is_file() for root in roots)
+        external = rules.api.get(cuda) == "header"
+        removed = rules.removed.get(cuda) == "header"
+        if installed == (external or removed):
+            raise GeneratorError(f"header rule for {cuda}: the CUDA include directory "
+                                 f"{'has' if installed else 'lacks'} it; list it under "
+                                 "`api header` or `removed header` only when it lacks it")
+        if target == "-":
+            support, target = "unsupported", ""
+        elif hip.has_header(target) and (roc is None or hip.has_header(roc)):
+            support = "verified"
+        else:
+            support = "documented"
+        roc_support = "" if not roc else "verified" if hip.has_header(roc) else "documented"
+        entries.append(Entry(cuda, target, roc or "", "header", "header", support,
+                             "removed" if removed else "current", roc_support))
+    return entries
+
+
+def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
+          rule_files: dict[str, list[rules_mod.RuleFile]]) -> list[Entry]:
+    known = {f.name for f in FAMILIES} | {"header"}
+    for family in rule_files:
+        if family not in known:
+            raise GeneratorError(f"rule file for unknown family {family!r}")
+    entries: dict[str, Entry] = {}
+    removed_meta = sources.removed_runtime_functions(cuda_include)
+    for family in FAMILIES:
+        rules = merge(rule_files.get(family.name, []))
+        decls = sources.cdecl.scan_files(sources.cuda_files(cuda_include, family.files))
+        names = collect(family, decls, rules)
+        if family.name == "runtime":
+            # Old signatures stay valid user code: a removed name, or an old arity.
+            for name, params in removed_meta.items():
+                if name not in names:
+                    names[name] = CudaName("function", removed=True)
+                names[name].arities.append((params, params))
+        if family.name in ("cub", "thrust"):
+            names[family.name] = CudaName("namespace")
+        resolver = Resolver(family, rules, hip)
+        for name in sorted(names):
+            if name not in entries:
+                entries[name] = resolver.resolve(name, names[name])
+    header_rules = merge(rule_files.get("header", []))
+    for entry in header_entries(header_rules, cuda_include, hip):
+        if entry.cuda in entries:
+            raise GeneratorError(f"{entry.cuda} is both a header and an identifier")
+        entries[entry.cuda] = entry
+    result = sorted(entries.values(), key=lambda e: e.cuda)
+    check(result)
+    return result
+
+
+def check(entries: list[Entry]) -> None:
+    """The promises the translator relies on (tests/hipify/mapping_test.cpp checks them too)."""
+    for e in entries:
+        if (e.support == "unsupported") != (not e.hip) or (not e.hip and e.roc):
+            raise GeneratorError(f"{e.cuda}: support {e.support} with hip {e.hip!r}")
+        keeps = (e.family in SHARED_NAMES or (e.family == "bf16" and e.kind == "function")
+                 or (e.kind == "header" and e.cuda.startswith("thrust/")))
+        if e.hip == e.cuda and not keeps:
+            raise GeneratorError(f"{e.cuda} maps to itself outside the shared-name families")

@@ -1,0 +1,67 @@
+// Per-use bookkeeping of a translation: targets under --roc, conversion counts, unsupported and
+// deprecated uses.
+#include "hipify/file_translation.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace gpuport {
+
+std::string_view FileTranslation::target(const Mapping& entry) const {
+  if (entry.support == Support::Unsupported) {
+    return {};
+  }
+  if (options.roc && !entry.roc.empty()) {
+    return entry.roc;
+  }
+  return entry.hip;
+}
+
+std::string_view FileTranslation::record_use(const Mapping& entry, std::string_view written,
+                                             std::uint32_t offset, std::uint32_t line,
+                                             bool in_code) {
+  std::string_view to = target(entry);
+  if (in_code) {
+    auto use = [&] {
+      std::uint32_t at_line = line != 0 ? line : ts.line_of(offset);
+      std::uint32_t column = offset - ts.line_starts[at_line - 1] + 1;
+      return UnsupportedUse{std::string(written), path,           at_line, column,
+                            entry.family,         entry.lifecycle};
+    };
+    if (entry.lifecycle != Lifecycle::Current) {
+      ++stats.deprecated_uses;
+    }
+    if (to.empty()) {
+      stats.unsupported.push_back(use());
+    } else if (entry.family == ApiFamily::Fp8) {
+      stats.needs_review.push_back(use());
+    }
+  }
+  if (!to.empty()) {
+    ++stats.converted;
+    ++stats.converted_by_family[static_cast<std::size_t>(entry.family)];
+    m_converted.push_back(&entry);
+  }
+  return to;
+}
+
+void FileTranslation::finish_stats() {
+  std::sort(m_converted.begin(), m_converted.end());
+  stats.converted_by_name.clear();
+  for (std::size_t i = 0; i < m_converted.size();) {
+    const Mapping* entry = m_converted[i];
+    std::size_t end = i + 1;
+    while (end < m_converted.size() && m_converted[end] == entry) {
+      ++end;
+    }
+    stats.converted_by_name.push_back(
+        {std::string(entry->cuda), std::string(target(*entry)), entry->family, end - i});
+    i = end;
+  }
+  std::sort(stats.converted_by_name.begin(), stats.converted_by_name.end(),
+            [](const ConversionCount& a, const ConversionCount& b) {
+              return std::tie(a.cuda, a.hip) < std::tie(b.cuda, b.hip);
+            });
+}
+
+}  // namespace gpuport

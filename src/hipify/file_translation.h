@@ -1,0 +1,52 @@
+// The state of one file's translation, shared by the passes that rewrite it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hipify/edit_list.h"
+#include "hipify/name_index.h"
+#include "hipify/translator.h"
+#include "lex/token.h"
+
+namespace gpuport {
+
+// A call whose symbol argument gets HIP_SYMBOL(...): the callee token and the argument index.
+struct SymbolCall {
+  std::size_t token = 0;
+  std::size_t argument = 0;
+};
+
+class FileTranslation {
+ public:
+  FileTranslation(const std::string& path, const TokenStream& tokens, const NameIndex& names,
+                  const TranslateOptions& options, TranslationStats& stats)
+      : path(path), ts(tokens), names(names), options(options), stats(stats) {}
+
+  // The name an entry translates to under the options (roc or hip); empty when unsupported.
+  std::string_view target(const Mapping& entry) const;
+  // Records one use of a table entry; returns its target (empty: left as written, reported).
+  // A word in a comment or string (`in_code` false) is counted but never reported.
+  // `line` is the 1-based line of `offset` when the caller knows it (0: look it up).
+  std::string_view record_use(const Mapping& entry, std::string_view written, std::uint32_t offset,
+                              std::uint32_t line, bool in_code = true);
+  // Fills stats.converted_by_name from the counts gathered so far.
+  void finish_stats();
+
+  const std::string& path;
+  const TokenStream& ts;
+  const NameIndex& names;
+  const TranslateOptions& options;
+  TranslationStats& stats;
+  EditList edits;
+  bool needs_runtime_header = false;  // kernel code or runtime API names outside HIP branches
+  std::vector<std::size_t> launches;  // LaunchOpen tokens to rewrite (LaunchSyntax::Hip)
+  std::vector<SymbolCall> symbol_calls;
+
+ private:
+  std::vector<const Mapping*> m_converted;  // one per conversion; counted in finish_stats()
+};
+
+}  // namespace gpuport

@@ -1,0 +1,127 @@
+// Identifier and in-comment word renaming.
+#include "hipify/identifier_rename.h"
+
+#include <array>
+
+#include "hipify/symbol_arguments.h"
+#include "hipify/token_walk.h"
+
+namespace gpuport {
+
+namespace {
+
+// Families whose names are declared by hip_runtime.h: using one means the file needs it.
+bool needs_runtime_header(ApiFamily family) {
+  return family == ApiFamily::Runtime || family == ApiFamily::Driver ||
+         family == ApiFamily::DeviceFunction || family == ApiFamily::DeviceType;
+}
+
+bool is_member_access(const TokenStream& ts, std::size_t before) {
+  return is_punct(ts, before, ".") || is_punct(ts, before, "->") || is_punct(ts, before, ".*") ||
+         is_punct(ts, before, "->*");
+}
+
+// `q::name`: renamed only when q is a CUDA (or already HIP) namespace or another table name, or
+// when `::name` is global.
+bool qualified_elsewhere(const FileTranslation& ft, std::size_t before) {
+  if (!is_punct(ft.ts, before, "::")) {
+    return false;
+  }
+  std::size_t qualifier = prev_code(ft.ts, before);
+  if (qualifier == k_no_token) {
+    return false;
+  }
+  const Token& token = ft.ts.tokens[qualifier];
+  if (token.kind == TokenKind::Identifier) {
+    return !ft.names.is_api_qualifier(ft.ts.text(token));
+  }
+  // `T<X>::name`, `f()::name`, `a[0]::name`: a class scope, never a CUDA API.
+  return is_punct(ft.ts, qualifier, ">") || is_punct(ft.ts, qualifier, ">>") ||
+         is_punct(ft.ts, qualifier, ")") || is_punct(ft.ts, qualifier, "]");
+}
+
+// A Namespace entry is renamed where it names the namespace: `cub::x`, `using namespace cub`,
+// `namespace cub {`, `namespace alias = cub;`.
+bool used_as_namespace(const TokenStream& ts, std::size_t index) {
+  std::size_t after = next_code(ts, index);
+  if (is_punct(ts, after, "::")) {
+    return true;
+  }
+  std::size_t before = prev_code(ts, index);
+  if (before != k_no_token && is_punct(ts, before, "=")) {
+    std::size_t alias = prev_code(ts, before);
+    before = alias != k_no_token && ts.tokens[alias].kind == TokenKind::Identifier
+                 ? prev_code(ts, alias)
+                 : k_no_token;
+  }
+  return before != k_no_token && is_identifier(ts, before, "namespace");
+}
+
+bool is_word_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool is_word_char(unsigned char c) {
+  return is_word_start(c) || (c >= '0' && c <= '9');
+}
+
+}  // namespace
+
+void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& entry) {
+  const TokenStream& ts = ft.ts;
+  const Token& token = ts.tokens[index];
+  std::size_t before = prev_code(ts, index);
+  if (before != k_no_token && (is_member_access(ts, before) || qualified_elsewhere(ft, before))) {
+    return;
+  }
+  if (entry.kind == MappingKind::Namespace && !used_as_namespace(ts, index)) {
+    return;
+  }
+  std::string_view written = ts.text(token);
+  std::string_view to = ft.record_use(entry, written, token.offset, token.line);
+  if (to.empty()) {
+    return;
+  }
+  if (needs_runtime_header(entry.family)) {
+    ft.needs_runtime_header = true;
+  }
+  if (to != written) {
+    ft.edits.replace(token.offset, end_of(token), to);
+  }
+  if (entry.family == ApiFamily::Runtime) {
+    if (auto argument = symbol_argument_of(entry.cuda)) {
+      ft.symbol_calls.push_back({index, *argument});
+    }
+  }
+}
+
+void rename_words(FileTranslation& ft, std::size_t index) {
+  const Token& token = ft.ts.tokens[index];
+  std::string_view text = ft.ts.text(token);
+  std::size_t p = 0;
+  while (p < text.size()) {
+    auto c = static_cast<unsigned char>(text[p]);
+    if (!is_word_start(c) || (p > 0 && is_word_char(static_cast<unsigned char>(text[p - 1])))) {
+      ++p;
+      continue;
+    }
+    std::size_t end = p + 1;
+    while (end < text.size() && is_word_char(static_cast<unsigned char>(text[end]))) {
+      ++end;
+    }
+    std::string_view word = text.substr(p, end - p);
+    const Mapping* entry = ft.names.find(word);
+    bool namespace_use = entry != nullptr && entry->kind == MappingKind::Namespace;
+    if (entry != nullptr && (!namespace_use || text.substr(end, 2) == "::")) {
+      std::uint32_t at = token.offset + static_cast<std::uint32_t>(p);
+      std::string_view to = ft.record_use(*entry, word, at, 0, false);
+      if (!to.empty()) {
+        if (to != word) {
+          ft.edits.replace(at, at + static_cast<std::uint32_t>(word.size()), to);
+        }
+      }
+    }
+    p = end;
+  }
+}
+
+}  // namespace gpuport

@@ -1,0 +1,92 @@
+// The CUDA -> HIP mapping tables: one entry per CUDA identifier or header the translator knows.
+// The entries are generated (scripts/generate_hipify_tables.py) from the CUDA headers and the
+// HIP/ROCm headers installed on the machine, plus documented rule files for libraries whose HIP
+// headers are not packaged; see docs/hipify-tables.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+
+namespace gpuport {
+
+enum class ApiFamily : std::uint8_t {
+  Runtime,            // cudaMalloc, cudaStream_t, cudaErrorInvalidValue
+  Driver,             // cuMemAlloc, CUresult, CU_DEVICE_ATTRIBUTE_*
+  DeviceFunction,     // __shfl_sync, __ldg, atomicAdd (same names in HIP: counted, or warned)
+  DeviceType,         // dim3, float4 (vector_types.h)
+  Complex,            // cuComplex.h
+  Fp16,               // cuda_fp16.h: __half, __half2
+  Bf16,               // cuda_bf16.h: __nv_bfloat16 -> __hip_bfloat16 (functions keep names)
+  Fp8,                // cuda_fp8.h (also fp6/fp4): every use is flagged, whatever its Support,
+                      // because MI300's FNUZ formats differ from CUDA's OCP ones
+  CooperativeGroups,  // cooperative_groups
+  Blas,               // cuBLAS -> hipBLAS / rocBLAS
+  BlasLt,             // cuBLASLt -> hipBLASLt
+  Rand,               // cuRAND -> hipRAND / rocRAND
+  Fft,                // cuFFT -> hipFFT / rocFFT
+  Sparse,             // cuSPARSE -> hipSPARSE / rocSPARSE
+  Solver,             // cuSOLVER -> hipSOLVER / rocSOLVER
+  Dnn,                // cuDNN -> MIOpen (where names correspond)
+  Nccl,               // NCCL -> RCCL
+  Cub,                // CUB -> hipCUB
+  Thrust,             // Thrust (rocThrust keeps the names)
+  Nvtx,               // NVTX -> roctx
+  Rtc,                // NVRTC -> hipRTC
+  Nvml,               // NVML -> ROCm SMI
+  Header,             // #include paths
+};
+inline constexpr std::size_t k_api_family_count = static_cast<std::size_t>(ApiFamily::Header) + 1;
+
+enum class MappingKind : std::uint8_t { Function, Type, Constant, Namespace, Header };
+
+enum class Support : std::uint8_t {
+  Verified,     // the HIP name is declared in an installed HIP/ROCm header
+  Documented,   // from a documented rule file; the HIP header is not installed here to check
+  Unsupported,  // no HIP equivalent: left as written and reported
+};
+
+// Status of the CUDA name itself, read from the CUDA headers (deprecation attributes, the
+// removed-API list).
+enum class Lifecycle : std::uint8_t { Current, Deprecated, Removed };
+
+struct Mapping {
+  std::string_view cuda;  // identifier, or include path for MappingKind::Header
+  std::string_view hip;   // empty when Unsupported
+  std::string_view roc;   // AMD's native library name (--roc); empty: use `hip`
+  ApiFamily family = ApiFamily::Runtime;
+  MappingKind kind = MappingKind::Function;
+  Support support = Support::Verified;
+  Lifecycle lifecycle = Lifecycle::Current;
+};
+
+// An index over mapping entries. The entries must outlive the table.
+class MappingTable {
+ public:
+  explicit MappingTable(std::span<const Mapping> entries);
+  // The entry for an identifier (never a header); nullptr when the name is not a CUDA API name.
+  const Mapping* find(std::string_view cuda_name) const;
+  // The entry for an include path as written between <> or "" ("cuda_runtime.h").
+  const Mapping* find_header(std::string_view include_path) const;
+  std::span<const Mapping> entries() const { return m_entries; }
+
+ private:
+  std::span<const Mapping> m_entries;
+  std::unordered_map<std::string_view, const Mapping*> m_names;
+  std::unordered_map<std::string_view, const Mapping*> m_headers;
+};
+
+// The generated tables built into gpuport.
+const MappingTable& builtin_mapping_table();
+
+// Stable lower-case names used in statistics and JSON: "runtime", "blas", "header", ...
+std::string_view api_family_name(ApiFamily family);
+std::string_view support_name(Support support);        // "verified", "documented", "unsupported"
+std::string_view lifecycle_name(Lifecycle lifecycle);  // "current", "deprecated", "removed"
+
+// Families whose HIP names are the CUDA names (device functions and types, fp16, cooperative
+// groups, NCCL, Thrust): a use is counted, not renamed. Bf16 keeps its function names too.
+bool family_keeps_names(ApiFamily family);
+
+}  // namespace gpuport

@@ -1,0 +1,319 @@
+// plan_output() checks, write_output() writes: a staged mirror tree renamed into place, or
+// in-place rewrites each preceded by its backup.
+#include "hipify/output_tree.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include "source/atomic_write.h"
+
+namespace gpuport {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path resolved(const std::string& path) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(path, error);
+  if (error) {
+    return fs::path(path).lexically_normal();
+  }
+  fs::path canonical = fs::weakly_canonical(absolute, error);
+  return error ? absolute.lexically_normal() : canonical;
+}
+
+// True when `child` is `parent` or below it (both resolved).
+bool is_within(const fs::path& child, const fs::path& parent) {
+  auto parent_it = parent.begin();
+  auto child_it = child.begin();
+  for (; parent_it != parent.end(); ++parent_it, ++child_it) {
+    if (parent_it->empty()) {
+      continue;  // a trailing separator
+    }
+    if (child_it == child.end() || *child_it != *parent_it) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool exists(const std::string& path) {
+  std::error_code error;
+  return fs::symlink_status(path, error).type() != fs::file_type::not_found && !error;
+}
+
+std::string with_cu_renamed(const std::string& path) {
+  return path.substr(0, path.size() - 3) + ".hip";
+}
+
+bool renames(const FileOutcome& file, bool rename) {
+  return rename && file.action == FileAction::Translate && file.relative.ends_with(".cu");
+}
+
+IoError error_from(const std::string& path, const std::error_code& error) {
+  return IoError{path, error.message()};
+}
+
+// Copies `from` over `to` through a temporary file beside `to`, keeping `from`'s permissions.
+tl::expected<void, IoError> copy_atomically(const std::string& from, const std::string& to) {
+  static std::atomic<unsigned> counter{0};
+  const std::string temporary =
+      to + ".gpuport-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  std::error_code error;
+  fs::copy_file(from, temporary, fs::copy_options::overwrite_existing, error);
+  if (error) {
+    fs::remove(temporary, error);
+    return tl::unexpected(IoError{from, "cannot copy: " + error.message()});
+  }
+  if (::rename(temporary.c_str(), to.c_str()) != 0) {
+    const int saved = errno;
+    fs::remove(temporary, error);
+    return tl::unexpected(IoError{to, std::strerror(saved)});
+  }
+  return {};
+}
+
+// "./out/" -> "out": destinations and the staging directory are derived from this spelling.
+std::string normalized_directory(const std::string& path) {
+  std::string text = fs::path(path).lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') {
+    text.pop_back();
+  }
+  return text;
+}
+
+tl::expected<void, IoError> plan_directory(const HipifyRun& run, const OutputOptions& options,
+                                           OutputPlan& plan) {
+  const std::string& directory = plan.directory;
+  std::error_code error;
+  const fs::file_status status = fs::status(directory, error);
+  if (fs::exists(status) && !fs::is_directory(status)) {
+    return tl::unexpected(IoError{directory, "exists and is not a directory"});
+  }
+  const fs::path output = resolved(directory);
+  for (const InputRoot& root : run.roots) {
+    const fs::path input = resolved(root.path);
+    if (root.directory && is_within(output, input)) {
+      return tl::unexpected(
+          IoError{directory, "the output directory is inside the input '" + root.path + "'"});
+    }
+    if (is_within(input, output)) {
+      return tl::unexpected(
+          IoError{root.path, "the input is inside the output directory '" + directory + "'"});
+    }
+  }
+  if (fs::exists(status)) {
+    const bool empty = fs::is_empty(directory, error);
+    if (error) {
+      return tl::unexpected(error_from(directory, error));
+    }
+    if (!empty && !options.force) {
+      return tl::unexpected(
+          IoError{directory, "the output directory is not empty (use --force to write into it)"});
+    }
+    plan.staged = empty;
+  } else {
+    plan.staged = true;
+  }
+  // One directory input is mirrored as DIR itself; with several, each goes under its own name.
+  const bool single_directory = run.roots.size() == 1 && run.roots[0].directory;
+  std::map<std::string, std::size_t> taken;
+  for (std::size_t i = 0; i < run.files.size(); ++i) {
+    const FileOutcome& file = run.files[i];
+    if (file.action == FileAction::Skip) {
+      continue;
+    }
+    const InputRoot& root = run.roots[file.root];
+    fs::path destination(directory);
+    if (root.directory && !single_directory) {
+      destination /= resolved(root.path).filename();
+    }
+    destination /= renamed_path(file, options.rename);
+    const std::string path = destination.lexically_normal().string();
+    const auto [it, inserted] = taken.emplace(path, i);
+    if (!inserted) {
+      return tl::unexpected(IoError{path, "two files would be written here: '" +
+                                              run.files[it->second].display + "' and '" +
+                                              file.display + "'"});
+    }
+    plan.destinations[i] = path;
+  }
+  return {};
+}
+
+tl::expected<void, IoError> plan_in_place(const HipifyRun& run, const OutputOptions& options,
+                                          OutputPlan& plan) {
+  for (std::size_t i = 0; i < run.files.size(); ++i) {
+    const FileOutcome& file = run.files[i];
+    const bool renamed = renames(file, options.rename);
+    if (!file.changed && !renamed) {
+      continue;
+    }
+    const std::string backup = file.disk_path + std::string(k_backup_suffix);
+    if (!options.force && exists(backup)) {
+      return tl::unexpected(IoError{
+          backup, "backup already exists (from an earlier run?); use --force to replace it"});
+    }
+    const std::string destination = renamed ? with_cu_renamed(file.disk_path) : file.disk_path;
+    if (renamed && !options.force && exists(destination)) {
+      return tl::unexpected(IoError{destination, "already exists; use --force to replace it"});
+    }
+    plan.destinations[i] = destination;
+  }
+  return {};
+}
+
+tl::expected<void, IoError> write_one(const FileOutcome& file, const std::string& target,
+                                      bool fresh) {
+  std::error_code error;
+  fs::create_directories(fs::path(target).parent_path(), error);
+  if (error) {
+    return tl::unexpected(error_from(fs::path(target).parent_path().string(), error));
+  }
+  if (file.action == FileAction::Symlink) {
+    const fs::path link = fs::read_symlink(file.disk_path, error);
+    if (!error && !fresh) {
+      fs::remove(target, error);
+    }
+    if (!error) {
+      fs::create_symlink(link, target, error);
+    }
+    return error ? tl::expected<void, IoError>(tl::unexpected(error_from(target, error)))
+                 : tl::expected<void, IoError>();
+  }
+  if (file.changed) {
+    return write_file_atomically(target, file.output);
+  }
+  if (fresh) {
+    fs::copy_file(file.disk_path, target, error);
+    return error ? tl::expected<void, IoError>(
+                       tl::unexpected(IoError{file.disk_path, "cannot copy: " + error.message()}))
+                 : tl::expected<void, IoError>();
+  }
+  return copy_atomically(file.disk_path, target);
+}
+
+tl::expected<void, IoError> write_directory(const HipifyRun& run, const OutputPlan& plan) {
+  std::string root = plan.directory;
+  if (plan.staged) {
+    const fs::path final_path = fs::path(plan.directory).lexically_normal();
+    fs::path parent = final_path.parent_path();
+    if (parent.empty()) {
+      parent = ".";
+    }
+    std::error_code error;
+    fs::create_directories(parent, error);
+    if (error) {
+      return tl::unexpected(error_from(parent.string(), error));
+    }
+    std::string pattern =
+        (parent / ("." + final_path.filename().string() + ".gpuport-XXXXXX")).string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return tl::unexpected(IoError{plan.directory, std::strerror(errno)});
+    }
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::chmod(pattern.c_str(), 0777 & ~mask);  // mkdtemp makes it private; DIR should not be
+    root = pattern;
+  }
+  auto abandon = [&](IoError failure) -> tl::expected<void, IoError> {
+    if (plan.staged) {
+      std::error_code ignored;
+      fs::remove_all(root, ignored);
+    }
+    return tl::unexpected(std::move(failure));
+  };
+  for (std::size_t i = 0; i < run.files.size(); ++i) {
+    if (plan.destinations[i].empty()) {
+      continue;
+    }
+    const fs::path relative = fs::path(plan.destinations[i]).lexically_relative(plan.directory);
+    const std::string target = (fs::path(root) / relative).string();
+    if (auto written = write_one(run.files[i], target, plan.staged); !written) {
+      IoError failure = written.error();
+      if (failure.path == target) {
+        failure.path = plan.destinations[i];
+      }
+      return abandon(std::move(failure));
+    }
+  }
+  if (plan.staged && ::rename(root.c_str(), plan.directory.c_str()) != 0) {
+    return abandon(IoError{plan.directory, std::strerror(errno)});
+  }
+  return {};
+}
+
+tl::expected<void, IoError> write_in_place(const HipifyRun& run, const OutputPlan& plan) {
+  for (std::size_t i = 0; i < run.files.size(); ++i) {
+    const std::string& destination = plan.destinations[i];
+    if (destination.empty()) {
+      continue;
+    }
+    const FileOutcome& file = run.files[i];
+    if (auto backup =
+            copy_atomically(file.disk_path, file.disk_path + std::string(k_backup_suffix));
+        !backup) {
+      return backup;
+    }
+    auto written = file.changed ? write_file_atomically(destination, file.output)
+                                : copy_atomically(file.disk_path, destination);
+    if (!written) {
+      return written;
+    }
+    if (destination != file.disk_path) {
+      std::error_code error;
+      fs::remove(file.disk_path, error);
+      if (error) {
+        return tl::unexpected(error_from(file.disk_path, error));
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string renamed_path(const FileOutcome& file, bool rename) {
+  return renames(file, rename) ? with_cu_renamed(file.relative) : file.relative;
+}
+
+tl::expected<OutputPlan, IoError> plan_output(const HipifyRun& run, const OutputOptions& options) {
+  OutputPlan plan;
+  plan.mode = options.mode;
+  plan.directory = options.mode == OutputMode::Directory ? normalized_directory(options.directory)
+                                                         : options.directory;
+  plan.destinations.assign(run.files.size(), std::string());
+  tl::expected<void, IoError> checked;
+  if (options.mode == OutputMode::Directory) {
+    checked = plan_directory(run, options, plan);
+  } else if (options.mode == OutputMode::InPlace) {
+    checked = plan_in_place(run, options, plan);
+  }
+  if (!checked) {
+    return tl::unexpected(checked.error());
+  }
+  return plan;
+}
+
+tl::expected<void, IoError> write_output(const HipifyRun& run, const OutputPlan& plan) {
+  switch (plan.mode) {
+    case OutputMode::Directory:
+      return write_directory(run, plan);
+    case OutputMode::InPlace:
+      return write_in_place(run, plan);
+    case OutputMode::Stdout:
+    case OutputMode::DryRun:
+      break;
+  }
+  return {};
+}
+
+}  // namespace gpuport

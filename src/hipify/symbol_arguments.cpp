@@ -1,0 +1,116 @@
+// HIP_SYMBOL(...) wrapping for the symbol APIs.
+#include "hipify/symbol_arguments.h"
+
+#include <array>
+#include <utility>
+
+namespace gpuport {
+
+std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name) {
+  static constexpr std::array<std::pair<std::string_view, std::size_t>, 6> k_calls{{
+      {"cudaMemcpyToSymbol", 0},
+      {"cudaMemcpyToSymbolAsync", 0},
+      {"cudaMemcpyFromSymbol", 1},
+      {"cudaMemcpyFromSymbolAsync", 1},
+      {"cudaGetSymbolAddress", 1},
+      {"cudaGetSymbolSize", 1},
+  }};
+  for (const auto& [name, argument] : k_calls) {
+    if (name == cuda_name) {
+      return argument;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+bool is_cast(std::string_view name) {
+  return name == "static_cast" || name == "reinterpret_cast" || name == "const_cast" ||
+         name == "dynamic_cast";
+}
+
+// After `xxx_cast` at `i`: the index of the '>' closing its `<...>` when no comma sits inside
+// (so the comma split was right), else k_no_token.
+std::size_t cast_close(const TokenStream& ts, std::size_t i, std::size_t last) {
+  if (!is_punct(ts, i + 1, "<")) {
+    return k_no_token;
+  }
+  int depth = 0;
+  for (std::size_t j = i + 1; j <= last; ++j) {
+    if (ts.tokens[j].kind != TokenKind::Punct) {
+      continue;
+    }
+    std::string_view text = ts.text(ts.tokens[j]);
+    if (text == "<") {
+      ++depth;
+    } else if (text == ">" || text == ">>") {
+      depth -= text == ">" ? 1 : 2;
+      if (depth <= 0) {
+        return depth == 0 ? j : k_no_token;
+      }
+    } else if (text == "," || text == ";" || text == "#" || text == "##") {
+      return k_no_token;
+    }
+  }
+  return k_no_token;
+}
+
+// Whether the comma split of tokens [first, last] can be trusted: no `<` or `>` that may be
+// template brackets around a comma (a cast's brackets are checked), no # or ##, no directive.
+bool boundaries_certain(const TokenStream& ts, std::size_t first, std::size_t last) {
+  for (std::size_t i = first; i <= last; ++i) {
+    const Token& token = ts.tokens[i];
+    if (token.kind == TokenKind::DirectiveStart) {
+      return false;
+    }
+    if (token.kind == TokenKind::Identifier && is_cast(ts.text(token))) {
+      std::size_t close = cast_close(ts, i, last);
+      if (close == k_no_token) {
+        return false;
+      }
+      i = close;
+      continue;
+    }
+    if (token.kind != TokenKind::Punct) {
+      continue;
+    }
+    std::string_view text = ts.text(token);
+    if (text == "<" || text == ">" || text == "<<" || text == ">>" || text == "#" || text == "##") {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
+  const TokenStream& ts = ft.ts;
+  for (const SymbolCall& call : ft.symbol_calls) {
+    std::size_t open = next_code(ts, call.token);
+    if (!is_punct(ts, open, "(")) {
+      continue;
+    }
+    std::size_t close = match.closing(open);
+    if (close == k_no_token) {
+      continue;
+    }
+    std::vector<TokenRange> parts = split_top_level(ts, match, open, close, call.argument + 1);
+    if (parts.size() <= call.argument || parts[call.argument].empty()) {
+      continue;
+    }
+    const TokenRange& symbol = parts[call.argument];
+    if (is_identifier(ts, symbol.first, "HIP_SYMBOL")) {
+      continue;  // already translated
+    }
+    if (!boundaries_certain(ts, open + 1, symbol.last)) {
+      continue;
+    }
+    ft.edits.insert(ts.tokens[symbol.first].offset, "HIP_SYMBOL(");
+    ft.edits.insert(end_of(ts.tokens[symbol.last]), ")");
+    ++ft.stats.symbol_arguments_wrapped;
+  }
+}
+
+}  // namespace gpuport

@@ -1,0 +1,196 @@
+// translate_cuda: lex once, one pass over the tokens that renames and records, then the include,
+// launch and HIP_SYMBOL passes, then one copy of the source with the edits applied.
+//
+// Choices worth knowing:
+// * Code in a HIP-only #if branch (#ifdef __HIP_PLATFORM_AMD__, USE_ROCM, ...) is already HIP:
+//   it is left byte for byte and counts nothing (no conversion, no unsupported use). A shim like
+//   `#define cudaMalloc hipMalloc` there must not become `#define hipMalloc hipMalloc`.
+// * Every other branch is translated, CUDA-only ones included: we lex, there is no preprocessor.
+// * #if / #ifdef / #elif conditions are never renamed (`__CUDA_ARCH__ >= 800` has no HIP
+//   spelling with the same values), which also keeps each branch's class, and so the output,
+//   stable when the output is translated again.
+#include "hipify/translator.h"
+
+#include <memory>
+#include <tuple>
+
+#include "hipify/file_translation.h"
+#include "hipify/identifier_rename.h"
+#include "hipify/include_fixup.h"
+#include "hipify/launch_rewrite.h"
+#include "hipify/name_index.h"
+#include "hipify/symbol_arguments.h"
+#include "hipify/token_walk.h"
+#include "lex/cuda_lexer.h"
+#include "scan/file_analysis.h"
+#include "scan/suppression.h"
+
+namespace gpuport {
+
+namespace {
+
+// Kernel code: the file needs hip_runtime.h. The shortest keyword is 10 bytes.
+bool is_kernel_keyword(std::string_view text) {
+  if (text.size() < 10 || text[0] != '_' || text[1] != '_') {
+    return false;
+  }
+  return text == "__global__" || text == "__device__" || text == "__shared__" ||
+         text == "__constant__";
+}
+
+bool is_condition(std::string_view name) {
+  return name == "if" || name == "ifdef" || name == "ifndef" || name == "elif" ||
+         name == "elifdef" || name == "elifndef";
+}
+
+// Lines as the scanner counts them; the lexer already recorded every line start.
+std::uint64_t count_lines(const TokenStream& tokens) {
+  std::string_view source = tokens.source;
+  if (source.empty()) {
+    return 0;
+  }
+  return tokens.line_starts.size() - (source.back() == '\n' ? 1 : 0);
+}
+
+void token_pass(FileTranslation& ft, IncludeFixup& includes) {
+  const TokenStream& ts = ft.ts;
+  const bool comments = ft.options.translate_comments;
+  const bool hip_launches = ft.options.launch_syntax == LaunchSyntax::Hip;
+  bool in_condition = false;
+  for (std::size_t i = 0; i < ts.tokens.size(); ++i) {
+    const Token& token = ts.tokens[i];
+    switch (token.kind) {
+      case TokenKind::Identifier: {
+        if (token.context == BranchContext::Hip || in_condition) {
+          break;
+        }
+        std::string_view text = ts.text(token);
+        if (!ft.names.might_contain(text)) {
+          if (!ft.needs_runtime_header && is_kernel_keyword(text)) {
+            ft.needs_runtime_header = true;
+          }
+          break;
+        }
+        if (is_kernel_keyword(text)) {
+          ft.needs_runtime_header = true;
+        }
+        if (const Mapping* entry = ft.names.table().find(text)) {
+          rename_identifier(ft, i, *entry);
+        }
+        break;
+      }
+      case TokenKind::DirectiveStart: {
+        std::string_view name = directive_name(ts.text(token));
+        in_condition = is_condition(name);
+        includes.on_directive(i, name);
+        break;
+      }
+      case TokenKind::DirectiveEnd:
+        in_condition = false;
+        break;
+      case TokenKind::LaunchOpen:
+        if (token.context != BranchContext::Hip) {
+          ft.needs_runtime_header = true;
+          if (hip_launches) {
+            ft.launches.push_back(i);
+          }
+        }
+        break;
+      case TokenKind::Comment:
+      case TokenKind::String:
+        if (comments && token.context != BranchContext::Hip) {
+          rename_words(ft, i);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+// The scan's rule catalog over the same tokens: one implementation of every warning.
+void add_warnings(const std::string& path, std::string_view source, const TokenStream& tokens,
+                  TranslationResult& result) {
+  FileAnalysis analysis;
+  if (looks_like_embedded_binary(source)) {
+    analyze_embedded_binary(path, source, analysis);
+  } else {
+    analyze_cuda(path, tokens, analysis);
+  }
+  apply_suppressions(source, analysis.findings);
+  result.warnings = std::move(analysis.findings);
+}
+
+}  // namespace
+
+TranslationResult translate_cuda(const std::string& path, std::string_view source,
+                                 const MappingTable& table, const TranslateOptions& options) {
+  // One token buffer per thread, reused: memory follows the largest file, not the tree.
+  thread_local TokenStream tokens;
+  lex_cuda(source, tokens);
+
+  TranslationResult result;
+  std::unique_ptr<NameIndex> index_storage;
+  const NameIndex& names = name_index_for(table, index_storage);
+  FileTranslation ft(path, tokens, names, options, result.stats);
+  IncludeFixup includes(ft);
+  token_pass(ft, includes);
+  includes.finish();
+  if (!ft.launches.empty() || !ft.symbol_calls.empty()) {
+    BracketMatch match(tokens);
+    rewrite_launches(ft, match);
+    wrap_symbol_arguments(ft, match);
+  }
+  ft.finish_stats();
+
+  result.stats.lines = count_lines(tokens);
+  if (ft.edits.empty()) {
+    result.output.assign(source);
+  } else {
+    result.output = ft.edits.apply(tokens, result.stats.changed_lines);
+  }
+  result.changed = !ft.edits.empty();
+  result.diagnostics = tokens.diagnostics;
+  if (options.warnings) {
+    add_warnings(path, source, tokens, result);
+  }
+  tokens.clear();
+  return result;
+}
+
+void merge_stats(TranslationStats& into, const TranslationStats& from) {
+  into.converted += from.converted;
+  for (std::size_t i = 0; i < k_api_family_count; ++i) {
+    into.converted_by_family[i] += from.converted_by_family[i];
+  }
+  std::vector<ConversionCount> merged;
+  merged.reserve(into.converted_by_name.size() + from.converted_by_name.size());
+  auto key = [](const ConversionCount& c) { return std::tie(c.cuda, c.hip); };
+  auto a = into.converted_by_name.begin();
+  auto b = from.converted_by_name.begin();
+  while (a != into.converted_by_name.end() || b != from.converted_by_name.end()) {
+    if (b == from.converted_by_name.end() ||
+        (a != into.converted_by_name.end() && key(*a) < key(*b))) {
+      merged.push_back(std::move(*a++));
+    } else if (a == into.converted_by_name.end() || key(*b) < key(*a)) {
+      merged.push_back(*b++);
+    } else {
+      merged.push_back(std::move(*a++));
+      merged.back().count += (b++)->count;
+    }
+  }
+  into.converted_by_name = std::move(merged);
+  into.unsupported.insert(into.unsupported.end(), from.unsupported.begin(), from.unsupported.end());
+  into.needs_review.insert(into.needs_review.end(), from.needs_review.begin(),
+                           from.needs_review.end());
+  into.deprecated_uses += from.deprecated_uses;
+  into.lines += from.lines;
+  into.changed_lines += from.changed_lines;
+  into.launches_rewritten += from.launches_rewritten;
+  into.launches_not_rewritten += from.launches_not_rewritten;
+  into.symbol_arguments_wrapped += from.symbol_arguments_wrapped;
+  into.includes_added += from.includes_added;
+  into.includes_removed += from.includes_removed;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,91 @@
+// The mechanical port of one C/C++/CUDA source: token-level renaming through the mapping tables,
+// include fix-up, optional launch rewriting, and the scan's warnings for what still needs a human.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hipify/mapping.h"
+#include "lex/token.h"
+#include "scan/scan_result.h"
+
+namespace gpuport {
+
+enum class LaunchSyntax : std::uint8_t {
+  Keep,  // `k<<<g, b, s, st>>>(args)` stays (HIP accepts it)
+  Hip,   // `hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, args)`
+};
+
+struct TranslateOptions {
+  LaunchSyntax launch_syntax = LaunchSyntax::Keep;
+  // AMD's native library names (rocBLAS, rocRAND, ...) where the table has them, else hip*.
+  // Names only: calls whose argument lists differ between the hip* and roc* libraries (the
+  // rocSPARSE generic API's extra stage argument, for one) are not rewritten.
+  bool roc = false;
+  bool translate_comments = false;  // also rename inside comments and string literals
+  bool warnings = true;             // run the scan's rule catalog over the source
+};
+
+// One distinct rename and how often it happened.
+struct ConversionCount {
+  std::string cuda;
+  std::string hip;
+  ApiFamily family = ApiFamily::Runtime;
+  std::uint64_t count = 0;
+};
+
+// A use of a CUDA name at a position: one HIP has no equivalent for (left as written), or one
+// that needs review (TranslationStats::needs_review).
+struct UnsupportedUse {
+  std::string name;
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  ApiFamily family = ApiFamily::Runtime;
+  Lifecycle lifecycle = Lifecycle::Current;
+};
+
+struct TranslationStats {
+  // References translated: identifiers and include paths renamed, plus uses of names HIP keeps
+  // as they are (device functions such as __syncthreads, Thrust), which need no edit.
+  std::uint64_t converted = 0;
+  std::array<std::uint64_t, k_api_family_count> converted_by_family{};
+  std::vector<ConversionCount> converted_by_name;  // sorted by `cuda`
+  std::vector<UnsupportedUse> unsupported;         // in source order
+  // Translated uses whose HIP meaning differs enough to need a person: FP8 types and constants
+  // (AMD's encodings are FNUZ on MI300 and OCP on gfx950, CUDA's are OCP). In source order.
+  std::vector<UnsupportedUse> needs_review;
+  std::uint64_t deprecated_uses = 0;  // CUDA names the headers mark deprecated/removed
+  std::uint64_t lines = 0;
+  std::uint64_t changed_lines = 0;  // lines of the input whose bytes changed, plus inserted lines
+  std::uint32_t launches_rewritten = 0;
+  // LaunchSyntax::Hip: launches left as written because their parts cannot be delimited.
+  std::uint32_t launches_not_rewritten = 0;
+  std::uint32_t symbol_arguments_wrapped = 0;  // HIP_SYMBOL(...) added
+  std::uint32_t includes_added = 0;            // hip/hip_runtime.h inserted (0 or 1 per file)
+  std::uint32_t includes_removed = 0;          // duplicate includes dropped after renaming
+};
+
+struct TranslationResult {
+  std::string output;
+  bool changed = false;
+  TranslationStats stats;
+  std::vector<Finding> warnings;  // the scan's findings on the input (Finding::file = path)
+  std::vector<LexDiagnostic> diagnostics;
+};
+
+// Translates one source. `path` is used for messages; the output is byte-identical to `source`
+// outside the tokens that changed, and translating the output again changes nothing. Code in
+// HIP-only #if branches is left alone and counted nowhere; #if conditions are never renamed
+// (see translator.cpp). The builtin table's look-up index is built once; another table's is
+// rebuilt on every call.
+TranslationResult translate_cuda(const std::string& path, std::string_view source,
+                                 const MappingTable& table, const TranslateOptions& options);
+
+// Adds `from` to `into` (counts summed, per-name lists merged and kept sorted).
+void merge_stats(TranslationStats& into, const TranslationStats& from);
+
+}  // namespace gpuport

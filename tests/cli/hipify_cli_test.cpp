@@ -1,0 +1,426 @@
+// `gpuport hipify` end to end with the built binary: output modes, backups, diffs, statistics,
+// exit codes and one-line errors, build files, and --verify with the real hipcc.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "cli/hipify_command.h"
+#include "scan/rules/catalog.h"
+
+namespace gpuport {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::AllOf;
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+std::size_t line_count(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Every file under `root` with its bytes: a snapshot to prove nothing was written.
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file()) {
+      files[fs::relative(entry.path(), root).string()] = read_file(entry.path());
+    }
+  }
+  return files;
+}
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+constexpr std::string_view k_kernel =
+    "#include <cuda_runtime.h>\n"
+    "#include \"scale.cuh\"\n"
+    "__global__ void scale(float* x) {\n"
+    "  int lane = threadIdx.x % 32;\n"
+    "  x[lane] = twice(x[lane]);\n"
+    "}\n"
+    "int run() {\n"
+    "  float* d = nullptr;\n"
+    "  cudaMalloc(&d, 64 * sizeof(float));\n"
+    "  scale<<<1, 64>>>(d);\n"
+    "  cudaFree(d);\n"
+    "  return 0;\n"
+    "}\n";
+
+constexpr std::string_view k_header =
+    "#pragma once\n"
+    "#include <cuda_runtime.h>\n"
+    "__device__ inline float twice(float v) { return 2.0f * v; }\n";
+
+constexpr std::string_view k_plain_header = "inline int add(int a, int b) { return a + b; }\n";
+
+constexpr std::string_view k_cmake =
+    "cmake_minimum_required(VERSION 3.21)\n"
+    "project(demo LANGUAGES CXX CUDA)\n"
+    "add_library(kernels csrc/scale.cu)\n";
+
+class HipifyCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "gpuport-hipify-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    m_dir = pattern;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(m_dir, ignored);
+  }
+
+  // Runs the binary in the scratch directory with `args` (shell-quoted where needed).
+  Outcome gpuport(const std::string& args, const std::string& env = "") {
+    const fs::path out = m_dir / "stdout.txt";
+    const fs::path err = m_dir / "stderr.txt";
+    const std::string command = "cd " + quoted(m_dir.string()) + " && env " + env + " " +
+                                quoted(GPUPORT_BINARY) + " " + args + " >" + quoted(out.string()) +
+                                " 2>" + quoted(err.string()) + " </dev/null";
+    const int status = std::system(command.c_str());
+    Outcome run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.out = read_file(out);
+    run.err = read_file(err);
+    fs::remove(out);
+    fs::remove(err);
+    return run;
+  }
+
+  // repo/: a kernel, its header, a header without CUDA, a CMakeLists.txt, a README and a
+  // binary blob. Translation converts 4 references: 2 runtime calls and 2 includes.
+  fs::path make_repo() {
+    const fs::path root = m_dir / "repo";
+    write_file(root / "csrc" / "scale.cu", std::string(k_kernel));
+    write_file(root / "csrc" / "scale.cuh", std::string(k_header));
+    write_file(root / "csrc" / "util.h", std::string(k_plain_header));
+    write_file(root / "CMakeLists.txt", std::string(k_cmake));
+    write_file(root / "README.md", "# demo\n");
+    write_file(root / "weights.bin", std::string("\x7f\x00\x01\x02", 4));
+    return root;
+  }
+
+  fs::path m_dir;
+};
+
+TEST_F(HipifyCliTest, HelpTeachesModesFlagsExamplesAndExitCodes) {
+  const Outcome run = gpuport("hipify --help");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* flag : {"PATH",           "-o,--output",
+                           "--in-place",     "--stdout",
+                           "--dry-run",      "--diff",
+                           "--rename",       "--force",
+                           "--build-files",  "--stats",
+                           "--format",       "--launch-syntax",
+                           "--roc",          "--translate-comments",
+                           "--no-warnings",  "--verify",
+                           "--offload-arch", "--hipcc",
+                           "--hipcc-arg",    "--jobs",
+                           "--exclude",      "--no-ignore",
+                           "--max-filesize", "--quiet"}) {
+    EXPECT_THAT(run.out, HasSubstr(flag)) << flag;
+  }
+  EXPECT_THAT(run.out, HasSubstr("Examples:"));
+  EXPECT_THAT(run.out, HasSubstr("Exit codes:"));
+  EXPECT_EQ(run.out, hipify_help());
+  EXPECT_EQ(gpuport("help hipify").out, run.out);
+}
+
+TEST_F(HipifyCliTest, OutputDirectoryMirrorsTheTree) {
+  const fs::path repo = make_repo();
+  const auto before = snapshot(repo);
+  const Outcome run = gpuport("hipify repo -o out -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "");
+  const std::string kernel = read_file(m_dir / "out/csrc/scale.cu");
+  EXPECT_THAT(kernel, AllOf(HasSubstr("hipMalloc(&d"), HasSubstr("hipFree(d)"),
+                            HasSubstr("#include <hip/hip_runtime.h>"), Not(HasSubstr("cuda"))));
+  // Headers are translated too; files without CUDA are copied byte for byte.
+  EXPECT_THAT(read_file(m_dir / "out/csrc/scale.cuh"),
+              AllOf(HasSubstr("#include <hip/hip_runtime.h>\n"), Not(HasSubstr("cuda"))));
+  EXPECT_EQ(read_file(m_dir / "out/csrc/util.h"), k_plain_header);
+  EXPECT_EQ(read_file(m_dir / "out/README.md"), "# demo\n");
+  EXPECT_EQ(read_file(m_dir / "out/weights.bin"), std::string("\x7f\x00\x01\x02", 4));
+  // Without --build-files the CMake file is copied as it is and its changes are reported.
+  EXPECT_EQ(read_file(m_dir / "out/CMakeLists.txt"), k_cmake);
+  EXPECT_THAT(run.err, HasSubstr("repo/CMakeLists.txt:2: note: build file: project(... CUDA) -> "
+                                 "project(... HIP) (--build-files rewrites it)"));
+  EXPECT_EQ(snapshot(repo), before);
+  // No staging directory or temporary file is left beside the output.
+  for (const auto& entry : fs::directory_iterator(m_dir)) {
+    EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr("gpuport"))) << entry.path();
+  }
+}
+
+TEST_F(HipifyCliTest, OutputDirectoryMayBeSpelledWithDotsAndSlashes) {
+  make_repo();
+  const Outcome run = gpuport("hipify ./repo/ -o ./hip/out/ -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(read_file(m_dir / "hip/out/csrc/scale.cu"), HasSubstr("hipMalloc"));
+  EXPECT_EQ(read_file(m_dir / "hip/out/README.md"), "# demo\n");
+  for (const auto& entry : fs::recursive_directory_iterator(m_dir / "hip")) {
+    EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr("gpuport"))) << entry.path();
+  }
+}
+
+TEST_F(HipifyCliTest, RenameAndBuildFilesProduceAHipTree) {
+  make_repo();
+  const Outcome run = gpuport("hipify repo -o out --rename --build-files -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(fs::exists(m_dir / "out/csrc/scale.hip"));
+  EXPECT_FALSE(fs::exists(m_dir / "out/csrc/scale.cu"));
+  EXPECT_TRUE(fs::exists(m_dir / "out/csrc/scale.cuh"));  // only .cu is renamed
+  EXPECT_EQ(read_file(m_dir / "out/CMakeLists.txt"),
+            "cmake_minimum_required(VERSION 3.21)\n"
+            "project(demo LANGUAGES CXX HIP)\n"
+            "add_library(kernels csrc/scale.hip)\n");
+  EXPECT_THAT(run.err, HasSubstr("repo/CMakeLists.txt:3: note: rewritten: csrc/scale.cu -> "
+                                 "csrc/scale.hip"));
+}
+
+TEST_F(HipifyCliTest, InPlaceKeepsABackupAndRefusesToReplaceIt) {
+  const fs::path repo = make_repo();
+  const fs::path kernel = repo / "csrc/scale.cu";
+  const fs::path backup = repo / "csrc/scale.cu.cuda.orig";
+  const Outcome first = gpuport("hipify repo --in-place -q");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(read_file(backup), k_kernel);
+  EXPECT_THAT(read_file(kernel), HasSubstr("hipMalloc"));
+  EXPECT_EQ(read_file(repo / "csrc/scale.cuh.cuda.orig"), k_header);
+  EXPECT_FALSE(fs::exists(repo / "csrc/util.h.cuda.orig"));  // unchanged: no backup
+
+  // New CUDA code in the file: the backup from the first run must not be lost.
+  write_file(kernel, std::string(k_kernel));
+  const auto before = snapshot(repo);
+  const Outcome refused = gpuport("hipify repo --in-place -q");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err,
+            "gpuport: error: repo/csrc/scale.cu.cuda.orig: backup already exists "
+            "(from an earlier run?); use --force to replace it\n");
+  EXPECT_EQ(snapshot(repo), before);
+
+  const Outcome forced = gpuport("hipify repo --in-place --force -q");
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_THAT(read_file(kernel), HasSubstr("hipMalloc"));
+}
+
+TEST_F(HipifyCliTest, InPlaceRenameMovesTheOriginalToItsBackup) {
+  const fs::path repo = make_repo();
+  const Outcome run = gpuport("hipify repo/csrc/scale.cu --in-place --rename --diff -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // The diff is taken from the original, before it is moved to its backup.
+  EXPECT_THAT(run.out, StartsWith("--- a/repo/csrc/scale.cu\n+++ b/repo/csrc/scale.hip\n@@ "));
+  EXPECT_THAT(run.out, HasSubstr("\n-  cudaFree(d);\n+  hipFree(d);\n"));
+  EXPECT_FALSE(fs::exists(repo / "csrc/scale.cu"));
+  EXPECT_EQ(read_file(repo / "csrc/scale.cu.cuda.orig"), k_kernel);
+  EXPECT_THAT(read_file(repo / "csrc/scale.hip"), HasSubstr("hipFree(d)"));
+}
+
+TEST_F(HipifyCliTest, StdoutPrintsTheTranslationOfOneFile) {
+  const fs::path repo = make_repo();
+  const Outcome run = gpuport("hipify repo/csrc/scale.cu --stdout --no-warnings -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith("#include <hip/hip_runtime.h>\n"));
+  EXPECT_EQ(line_count(run.out), line_count(std::string(k_kernel)));
+  EXPECT_EQ(run.err, "");
+  EXPECT_EQ(read_file(repo / "csrc/scale.cu"), k_kernel);
+}
+
+TEST_F(HipifyCliTest, DryRunDiffPrintsAUnifiedDiffAndWritesNothing) {
+  const fs::path repo = make_repo();
+  const auto before = snapshot(m_dir);
+  const Outcome run = gpuport("hipify repo --dry-run --diff -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith("--- a/repo/csrc/scale.cu\n+++ b/repo/csrc/scale.cu\n@@ -1,"));
+  EXPECT_THAT(run.out, HasSubstr("\n-#include <cuda_runtime.h>\n+#include <hip/hip_runtime.h>\n"));
+  EXPECT_THAT(run.out, HasSubstr("\n-  cudaMalloc(&d, 64 * sizeof(float));\n"
+                                 "+  hipMalloc(&d, 64 * sizeof(float));\n"));
+  EXPECT_EQ(snapshot(m_dir), before);
+  // With --rename the new side carries the new name.
+  EXPECT_THAT(gpuport("hipify repo --dry-run --diff --rename -q").out,
+              StartsWith("--- a/repo/csrc/scale.cu\n+++ b/repo/csrc/scale.hip\n"));
+}
+
+TEST_F(HipifyCliTest, StatsJsonParsesAndCountsConversions) {
+  make_repo();
+  const Outcome run = gpuport("hipify repo --dry-run --stats --format json -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["schema_version"], "1");
+  EXPECT_EQ(doc["mode"], "dry-run");
+  EXPECT_EQ(doc["summary"]["files"], 6);
+  EXPECT_EQ(doc["summary"]["translated"], 3);
+  EXPECT_EQ(doc["summary"]["changed"], 2);
+  EXPECT_EQ(doc["summary"]["build_files"], 1);
+  EXPECT_EQ(doc["summary"]["copied"], 2);
+  EXPECT_EQ(doc["summary"]["references_converted"], 4);
+  EXPECT_EQ(doc["converted_by_family"]["runtime"], 2);
+  EXPECT_EQ(doc["converted_by_family"]["header"], 2);
+  bool malloc_counted = false;
+  for (const auto& row : doc["converted_by_name"]) {
+    malloc_counted |= row["cuda"] == "cudaMalloc" && row["hip"] == "hipMalloc" && row["count"] == 1;
+  }
+  EXPECT_TRUE(malloc_counted) << doc["converted_by_name"].dump();
+  ASSERT_FALSE(doc["warnings_by_rule"].empty());
+  for (const auto& row : doc["warnings_by_rule"]) {
+    EXPECT_NE(find_rule(row["rule"].get<std::string>()), nullptr) << row.dump();
+    EXPECT_GT(row["count"], 0);
+  }
+  EXPECT_EQ(doc["warnings_by_rule"][0]["rule"], "GP-WARP-001");  // highest tier first
+  EXPECT_EQ(doc["build_files"][0]["file"], "repo/CMakeLists.txt");
+  EXPECT_TRUE(doc["verify"].is_null());
+}
+
+TEST_F(HipifyCliTest, WarningsAreCompilerStyleLinesOnStderr) {
+  make_repo();
+  const Outcome run = gpuport("hipify repo --dry-run -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.err, ContainsRegex("repo/csrc/scale\\.cu:4:[0-9]+: warning: \\[GP-WARP-001\\] "));
+  const Outcome quiet = gpuport("hipify repo --dry-run -q --no-warnings");
+  EXPECT_THAT(quiet.err, Not(HasSubstr("[GP-")));
+  // The summary line is printed without -q.
+  EXPECT_THAT(gpuport("hipify repo --dry-run --no-warnings").err,
+              HasSubstr("gpuport hipify: 6 files, 2 changed, 4 references converted"));
+}
+
+TEST_F(HipifyCliTest, OutputIsTheSameWhateverTheNumberOfThreads) {
+  make_repo();
+  for (int i = 0; i < 6; ++i) {
+    write_file(m_dir / "repo" / ("k" + std::to_string(i) + ".cu"), std::string(k_kernel));
+  }
+  const Outcome one = gpuport("hipify repo --dry-run --diff --stats --jobs 1");
+  const Outcome many = gpuport("hipify repo --dry-run --diff --stats --jobs 8");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, many.out);
+  EXPECT_EQ(one.err, many.err);
+}
+
+TEST_F(HipifyCliTest, BadUsageExitsTwoWithOneLineNamingTheProblemAndWritesNothing) {
+  make_repo();
+  const auto before = snapshot(m_dir);
+  const std::map<std::string, std::string> cases = {
+      {"hipify missing -o out",
+       "gpuport: error: cannot read 'missing': No such file or directory\n"},
+      {"hipify repo -o out --in-place", "gpuport: error: -o and --in-place cannot be combined\n"},
+      {"hipify repo/csrc/scale.cu repo/README.md --stdout",
+       "gpuport: error: --stdout takes one file; 2 paths were given\n"},
+      {"hipify repo --stdout", "gpuport: error: --stdout takes one file; 'repo' is a directory\n"},
+      {"hipify repo -o repo/hip",
+       "gpuport: error: repo/hip: the output directory is inside the input 'repo'\n"},
+      {"hipify repo",
+       "gpuport: error: choose where the translation goes: -o DIR, --in-place, "
+       "--stdout or --dry-run\n"},
+      {"hipify repo repo/csrc --dry-run",
+       "gpuport: error: 'repo' and 'repo/csrc' overlap; give each file once\n"},
+      {"hipify repo -o out --offload-arch sm_80",
+       "gpuport: error: --offload-arch 'sm_80' is not an AMD GPU target (e.g. gfx90a, gfx942)\n"},
+      {"hipify repo --dry-run --verify",
+       "gpuport: error: --verify compiles the written files: use it with -o DIR or --in-place\n"},
+      {"hipify repo --dry-run --format xml",
+       "gpuport: error: invalid --format 'xml' (valid: text, json)\n"},
+      {"hipify repo --dry-run --in-palce",
+       "gpuport: error: unknown option '--in-palce'. Did you mean '--in-place'?\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Outcome run = gpuport(args);
+    EXPECT_EQ(run.exit_code, 2) << args;
+    EXPECT_EQ(run.err, message) << args;
+    EXPECT_EQ(run.out, "") << args;
+  }
+  EXPECT_EQ(snapshot(m_dir), before);
+}
+
+TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {
+  make_repo();
+  write_file(m_dir / "out" / "keep.txt", "mine\n");
+  const Outcome refused = gpuport("hipify repo -o out -q");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err,
+            "gpuport: error: out: the output directory is not empty (use --force to "
+            "write into it)\n");
+  EXPECT_FALSE(fs::exists(m_dir / "out/csrc"));
+  const Outcome forced = gpuport("hipify repo -o out --force -q");
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_THAT(read_file(m_dir / "out/csrc/scale.cu"), HasSubstr("hipMalloc"));
+  EXPECT_EQ(read_file(m_dir / "out/keep.txt"), "mine\n");
+}
+
+TEST_F(HipifyCliTest, ExcludedAndBinarySourcesAreNotTranslated) {
+  make_repo();
+  write_file(m_dir / "repo/third_party/lib.cu", "cudaMalloc(0, 0);\n");
+  write_file(m_dir / "repo/blob.cu", std::string("cudaFree\0\0", 10));
+  const Outcome run = gpuport("hipify repo -o out --exclude third_party/ -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_FALSE(fs::exists(m_dir / "out/third_party"));
+  EXPECT_EQ(read_file(m_dir / "out/blob.cu"), std::string("cudaFree\0\0", 10));
+  EXPECT_THAT(run.err, HasSubstr("repo/blob.cu: warning: not translated: binary file\n"));
+}
+
+TEST_F(HipifyCliTest, VerifyCompilesTheTranslatedTree) {
+  const fs::path repo = make_repo();
+  write_file(repo / "csrc/broken.cu",
+             "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[0] = missing_name; }\n");
+  write_file(repo / "csrc/blas.cu",
+             "#include <cuda_runtime.h>\n#include <cublas_v2.h>\nint blas() { return 0; }\n");
+  const Outcome run = gpuport("hipify repo -o out --verify --no-warnings -q --jobs 2");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("\n  pass            out/csrc/scale.cu\n"));
+  EXPECT_THAT(run.out, HasSubstr("\n  fail            out/csrc/broken.cu: out/csrc/broken.cu:2:"));
+  EXPECT_THAT(run.out, HasSubstr("error: use of undeclared identifier 'missing_name'"));
+  EXPECT_THAT(run.out,
+              ContainsRegex("\n  missing-header  out/csrc/blas\\.cu: (hipblas/)?hipblas\\.h\n"));
+  EXPECT_THAT(run.out, HasSubstr("\n  skipped         out/csrc/scale.cuh: header: compiled "
+                                 "through out/csrc/scale.cu\n"));
+
+  // Without the broken file the run passes: a missing library header is not a failure.
+  fs::remove(repo / "csrc/broken.cu");
+  fs::remove_all(m_dir / "out");
+  EXPECT_EQ(gpuport("hipify repo -o out --verify --no-warnings -q").exit_code, 0);
+
+  // A compiler that is not there is reported as such, not as a failed translation.
+  fs::remove_all(m_dir / "out");
+  const Outcome missing =
+      gpuport("hipify repo -o out --verify --no-warnings -q", "HIPCC=/nonexistent/hipcc");
+  EXPECT_EQ(missing.exit_code, 0) << missing.err;
+  EXPECT_THAT(missing.out,
+              HasSubstr("missing-hipcc   out/csrc/scale.cu: hipcc not found: /nonexistent/hipcc"));
+}
+
+}  // namespace
+}  // namespace gpuport

@@ -1,0 +1,398 @@
+// The built-in CUDA -> HIP mapping table: lookups a port depends on, invariants over every
+// entry, minimum sizes per family, and freshness against the generator.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "hipify/mapping.h"
+
+namespace gpuport {
+namespace {
+
+const Mapping& entry(std::string_view cuda) {
+  const Mapping* found = builtin_mapping_table().find(cuda);
+  if (found == nullptr) {
+    ADD_FAILURE() << cuda << " is not in the table";
+    static const Mapping k_missing{};
+    return k_missing;
+  }
+  return *found;
+}
+
+void expect_mapping(std::string_view cuda, std::string_view hip, std::string_view roc,
+                    ApiFamily family, MappingKind kind, Support support,
+                    Lifecycle lifecycle = Lifecycle::Current) {
+  SCOPED_TRACE(std::string(cuda));
+  const Mapping& e = entry(cuda);
+  EXPECT_EQ(e.hip, hip);
+  EXPECT_EQ(e.roc, roc);
+  EXPECT_EQ(e.family, family);
+  EXPECT_EQ(e.kind, kind);
+  EXPECT_EQ(e.support, support);
+  EXPECT_EQ(e.lifecycle, lifecycle);
+}
+
+void expect_unsupported(std::string_view cuda, ApiFamily family) {
+  SCOPED_TRACE(std::string(cuda));
+  const Mapping& e = entry(cuda);
+  EXPECT_EQ(e.support, Support::Unsupported);
+  EXPECT_EQ(e.family, family);
+  EXPECT_TRUE(e.hip.empty());
+}
+
+TEST(MappingLookup, RuntimeApi) {
+  expect_mapping("cudaMalloc", "hipMalloc", "", ApiFamily::Runtime, MappingKind::Function,
+                 Support::Verified);
+  expect_mapping("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice", "", ApiFamily::Runtime,
+                 MappingKind::Constant, Support::Verified);
+  expect_mapping("cudaStream_t", "hipStream_t", "", ApiFamily::Runtime, MappingKind::Type,
+                 Support::Verified);
+  expect_mapping("cudaDevAttrWarpSize", "hipDeviceAttributeWarpSize", "", ApiFamily::Runtime,
+                 MappingKind::Constant, Support::Verified);
+  expect_mapping("cudaDeviceProp", "hipDeviceProp_t", "", ApiFamily::Runtime, MappingKind::Type,
+                 Support::Verified);
+  expect_mapping("cudaHostAllocMapped", "hipHostMallocMapped", "", ApiFamily::Runtime,
+                 MappingKind::Constant, Support::Verified);
+  expect_mapping("cudaCreateTextureObject", "hipCreateTextureObject", "", ApiFamily::Runtime,
+                 MappingKind::Function, Support::Verified);
+  expect_mapping("cudaErrorInvalidValue", "hipErrorInvalidValue", "", ApiFamily::Runtime,
+                 MappingKind::Constant, Support::Verified);
+  // HIP 5.2's hipDataType stops at the 16/32/64-bit floats; ROCm 6 documents the rest.
+  expect_mapping("CUDA_R_16F", "HIP_R_16F", "", ApiFamily::Runtime, MappingKind::Constant,
+                 Support::Verified);
+  expect_mapping("CUDA_R_16BF", "HIP_R_16BF", "", ApiFamily::Runtime, MappingKind::Constant,
+                 Support::Documented);
+}
+
+TEST(MappingLookup, RuntimeApiHipLacksIsUnsupported) {
+  expect_unsupported("cudaLaunchKernelEx", ApiFamily::Runtime);
+  expect_unsupported("cudaGraphConditionalHandleCreate", ApiFamily::Runtime);
+}
+
+TEST(MappingLookup, DeprecatedAndRemovedNamesKeepTheirHipName) {
+  // Deprecated by CUDA 13's cuda_runtime_api.h; still a HIP function.
+  expect_mapping("cudaMemcpyToArray", "hipMemcpyToArray", "", ApiFamily::Runtime,
+                 MappingKind::Function, Support::Verified, Lifecycle::Deprecated);
+  // Removed from CUDA 13; the CUDA reference names cudaDeviceSynchronize as its equivalent.
+  expect_mapping("cudaThreadSynchronize", "hipDeviceSynchronize", "", ApiFamily::Runtime,
+                 MappingKind::Function, Support::Verified, Lifecycle::Removed);
+  // Texture references: removed in CUDA 12 (generated_cudart_removed_meta.h), deprecated in HIP.
+  expect_mapping("cudaBindTexture", "hipBindTexture", "", ApiFamily::Runtime, MappingKind::Function,
+                 Support::Verified, Lifecycle::Removed);
+  EXPECT_EQ(entry("cuCtxAttach").lifecycle, Lifecycle::Deprecated);
+}
+
+TEST(MappingLookup, DriverApi) {
+  expect_mapping("cuMemAlloc", "hipMalloc", "", ApiFamily::Driver, MappingKind::Function,
+                 Support::Verified);
+  expect_mapping("cuMemAlloc_v2", "hipMalloc", "", ApiFamily::Driver, MappingKind::Function,
+                 Support::Verified);
+  expect_mapping("CUresult", "hipError_t", "", ApiFamily::Driver, MappingKind::Type,
+                 Support::Verified);
+  expect_mapping("CUDA_ERROR_INVALID_VALUE", "hipErrorInvalidValue", "", ApiFamily::Driver,
+                 MappingKind::Constant, Support::Verified);
+  expect_mapping("CU_DEVICE_ATTRIBUTE_WARP_SIZE", "hipDeviceAttributeWarpSize", "",
+                 ApiFamily::Driver, MappingKind::Constant, Support::Verified);
+  expect_mapping("cuLaunchKernel", "hipModuleLaunchKernel", "", ApiFamily::Driver,
+                 MappingKind::Function, Support::Verified);
+  expect_mapping("CUstream", "hipStream_t", "", ApiFamily::Driver, MappingKind::Type,
+                 Support::Verified);
+  expect_mapping("cuMemcpy3D", "hipDrvMemcpy3D", "", ApiFamily::Driver, MappingKind::Function,
+                 Support::Verified);
+  // hipMemcpy takes a copy kind that cuMemcpy does not: no rename.
+  expect_unsupported("cuMemcpy", ApiFamily::Driver);
+}
+
+TEST(MappingLookup, Libraries) {
+  expect_mapping("cublasSgemm", "hipblasSgemm", "rocblas_sgemm", ApiFamily::Blas,
+                 MappingKind::Function, Support::Documented);
+  expect_mapping("cublasSgemm_v2", "hipblasSgemm", "rocblas_sgemm", ApiFamily::Blas,
+                 MappingKind::Function, Support::Documented);
+  expect_mapping("cublasHandle_t", "hipblasHandle_t", "rocblas_handle", ApiFamily::Blas,
+                 MappingKind::Type, Support::Documented);
+  expect_mapping("CUBLAS_OP_N", "HIPBLAS_OP_N", "rocblas_operation_none", ApiFamily::Blas,
+                 MappingKind::Constant, Support::Documented);
+  expect_mapping("cublasCreate_v2", "hipblasCreate", "rocblas_create_handle", ApiFamily::Blas,
+                 MappingKind::Function, Support::Documented);
+  expect_unsupported("cublasXtCreate", ApiFamily::Blas);
+  expect_mapping("curandCreateGenerator", "hiprandCreateGenerator", "rocrand_create_generator",
+                 ApiFamily::Rand, MappingKind::Function, Support::Verified);
+  expect_mapping("curand_init", "hiprand_init", "rocrand_init", ApiFamily::Rand,
+                 MappingKind::Function, Support::Verified);
+  expect_mapping("cusparseCreate", "hipsparseCreate", "rocsparse_create_handle", ApiFamily::Sparse,
+                 MappingKind::Function, Support::Verified);
+  expect_mapping("cufftExecC2C", "hipfftExecC2C", "", ApiFamily::Fft, MappingKind::Function,
+                 Support::Documented);
+  expect_mapping("cusolverDnSgetrf", "hipsolverDnSgetrf", "", ApiFamily::Solver,
+                 MappingKind::Function, Support::Documented);
+  expect_mapping("nvrtcCompileProgram", "hiprtcCompileProgram", "", ApiFamily::Rtc,
+                 MappingKind::Function, Support::Verified);
+  expect_mapping("ncclAllReduce", "ncclAllReduce", "", ApiFamily::Nccl, MappingKind::Function,
+                 Support::Documented);
+  expect_mapping("cub", "hipcub", "", ApiFamily::Cub, MappingKind::Namespace, Support::Documented);
+  expect_mapping("nvmlShutdown", "rsmi_shut_down", "", ApiFamily::Nvml, MappingKind::Function,
+                 Support::Verified);
+}
+
+TEST(MappingLookup, CudnnOnlyWhereMiopenCorresponds) {
+  expect_mapping("cudnnCreate", "miopenCreate", "", ApiFamily::Dnn, MappingKind::Function,
+                 Support::Documented);
+  expect_mapping("cudnnHandle_t", "miopenHandle_t", "", ApiFamily::Dnn, MappingKind::Type,
+                 Support::Documented);
+  expect_mapping("cudnnCreateTensorDescriptor", "miopenCreateTensorDescriptor", "", ApiFamily::Dnn,
+                 MappingKind::Function, Support::Documented);
+  expect_unsupported("cudnnConvolutionForward", ApiFamily::Dnn);
+  expect_unsupported("cudnnBackendExecute", ApiFamily::Dnn);
+}
+
+TEST(MappingLookup, NvtxToRoctx) {
+  expect_mapping("nvtxRangePushA", "roctxRangePushA", "", ApiFamily::Nvtx, MappingKind::Function,
+                 Support::Documented);
+  expect_mapping("nvtxRangeEnd", "roctxRangeStop", "", ApiFamily::Nvtx, MappingKind::Function,
+                 Support::Documented);
+  expect_unsupported("nvtxDomainCreateA", ApiFamily::Nvtx);
+}
+
+TEST(MappingLookup, DeviceCodeKeepsNames) {
+  expect_mapping("__syncthreads", "__syncthreads", "", ApiFamily::DeviceFunction,
+                 MappingKind::Function, Support::Verified);
+  // Documented for HIP 6.2+; the installed HIP 5.2 lacks the *_sync forms.
+  expect_mapping("__shfl_xor_sync", "__shfl_xor_sync", "", ApiFamily::DeviceFunction,
+                 MappingKind::Function, Support::Documented);
+  expect_mapping("__shfl_xor", "__shfl_xor", "", ApiFamily::DeviceFunction, MappingKind::Function,
+                 Support::Verified, Lifecycle::Deprecated);
+  expect_mapping("atomicAdd", "atomicAdd", "", ApiFamily::DeviceFunction, MappingKind::Function,
+                 Support::Verified);
+  expect_mapping("__half2", "__half2", "", ApiFamily::Fp16, MappingKind::Type, Support::Verified);
+  expect_mapping("float4", "float4", "", ApiFamily::DeviceType, MappingKind::Type,
+                 Support::Verified);
+  expect_mapping("this_thread_block", "this_thread_block", "", ApiFamily::CooperativeGroups,
+                 MappingKind::Function, Support::Verified);
+  expect_unsupported("__nanosleep", ApiFamily::DeviceFunction);
+  // Standard C math is not CUDA API: no entry.
+  EXPECT_EQ(builtin_mapping_table().find("sinf"), nullptr);
+  EXPECT_EQ(builtin_mapping_table().find("printf"), nullptr);
+}
+
+TEST(MappingLookup, LowPrecisionTypes) {
+  expect_mapping("__nv_bfloat16", "__hip_bfloat16", "", ApiFamily::Bf16, MappingKind::Type,
+                 Support::Documented);
+  expect_mapping("__nv_fp8_e4m3", "__hip_fp8_e4m3", "", ApiFamily::Fp8, MappingKind::Type,
+                 Support::Documented);
+  expect_unsupported("__nv_fp4_e2m1", ApiFamily::Fp8);
+}
+
+TEST(MappingLookup, Headers) {
+  const MappingTable& table = builtin_mapping_table();
+  const Mapping* runtime = table.find_header("cuda_runtime.h");
+  ASSERT_NE(runtime, nullptr);
+  EXPECT_EQ(runtime->hip, "hip/hip_runtime.h");
+  EXPECT_EQ(runtime->kind, MappingKind::Header);
+  EXPECT_EQ(runtime->family, ApiFamily::Header);
+  EXPECT_EQ(runtime->support, Support::Verified);
+  const Mapping* blas = table.find_header("cublas_v2.h");
+  ASSERT_NE(blas, nullptr);
+  EXPECT_EQ(blas->hip, "hipblas/hipblas.h");
+  EXPECT_EQ(blas->roc, "rocblas/rocblas.h");
+  EXPECT_EQ(blas->support, Support::Documented);
+  EXPECT_EQ(table.find_header("curand_kernel.h")->hip, "hiprand/hiprand_kernel.h");
+  EXPECT_EQ(table.find_header("cub/cub.cuh")->hip, "hipcub/hipcub.hpp");
+  EXPECT_EQ(table.find_header("nvrtc.h")->hip, "hip/hiprtc.h");
+  EXPECT_EQ(table.find_header("mma.h")->support, Support::Unsupported);
+  EXPECT_EQ(table.find_header("nvToolsExt.h")->lifecycle, Lifecycle::Removed);
+  // Headers and identifiers are separate indexes.
+  EXPECT_EQ(table.find("cuda_runtime.h"), nullptr);
+  EXPECT_EQ(table.find_header("cudaMalloc"), nullptr);
+  EXPECT_EQ(table.find("notACudaName"), nullptr);
+}
+
+bool is_identifier(std::string_view name) {
+  static const std::regex k_identifier("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(name.begin(), name.end(), k_identifier);
+}
+
+bool is_include_path(std::string_view path) {
+  static const std::regex k_path("[A-Za-z0-9_][A-Za-z0-9_.+-]*(/[A-Za-z0-9_][A-Za-z0-9_.+-]*)*");
+  return std::regex_match(path.begin(), path.end(), k_path) &&
+         path.find("..") == std::string_view::npos;
+}
+
+TEST(MappingInvariants, SortedUniqueAndIndexed) {
+  std::span<const Mapping> entries = builtin_mapping_table().entries();
+  for (std::size_t i = 1; i < entries.size(); ++i) {
+    EXPECT_LT(entries[i - 1].cuda, entries[i].cuda) << "unsorted or duplicate CUDA name";
+  }
+  for (const Mapping& e : entries) {
+    const Mapping* found = e.kind == MappingKind::Header
+                               ? builtin_mapping_table().find_header(e.cuda)
+                               : builtin_mapping_table().find(e.cuda);
+    EXPECT_EQ(found, &e) << e.cuda;
+  }
+}
+
+TEST(MappingInvariants, SupportMatchesNames) {
+  for (const Mapping& e : builtin_mapping_table().entries()) {
+    SCOPED_TRACE(std::string(e.cuda));
+    if (e.support == Support::Unsupported) {
+      EXPECT_TRUE(e.hip.empty());
+      EXPECT_TRUE(e.roc.empty());
+    } else {
+      EXPECT_FALSE(e.hip.empty());
+    }
+  }
+}
+
+TEST(MappingInvariants, NamesAreWellFormed) {
+  for (const Mapping& e : builtin_mapping_table().entries()) {
+    SCOPED_TRACE(std::string(e.cuda));
+    bool header = e.kind == MappingKind::Header;
+    EXPECT_EQ(header, e.family == ApiFamily::Header);
+    auto valid = header ? is_include_path : is_identifier;
+    EXPECT_TRUE(valid(e.cuda));
+    EXPECT_TRUE(e.hip.empty() || valid(e.hip));
+    EXPECT_TRUE(e.roc.empty() || valid(e.roc));
+  }
+}
+
+TEST(MappingInvariants, OnlySharedFamiliesMapANameToItself) {
+  for (const Mapping& e : builtin_mapping_table().entries()) {
+    if (e.hip != e.cuda) {
+      continue;
+    }
+    // rocThrust keeps Thrust's header paths; HIP keeps the bfloat16 function names (only the
+    // types are renamed).
+    bool thrust_header = e.kind == MappingKind::Header && e.cuda.starts_with("thrust/");
+    bool bf16_function = e.family == ApiFamily::Bf16 && e.kind == MappingKind::Function;
+    EXPECT_TRUE(family_keeps_names(e.family) || thrust_header || bf16_function) << e.cuda;
+  }
+}
+
+TEST(MappingInvariants, NoInternalNames) {
+  static const std::regex k_internal(
+      "(__cuda|__CUDA|_CUDA|__nv_(?!bfloat|fp[468]|half|cvt|saturation)).*"
+      "|.*_(H_|H__|HPP_|ptds|ptsz)|CUDART_.*|CUDA_VERSION|CUDART_VERSION|CUDNN_VERSION"
+      "|.*_VER_(MAJOR|MINOR|PATCH|BUILD)");
+  for (const Mapping& e : builtin_mapping_table().entries()) {
+    if (e.kind != MappingKind::Header) {
+      EXPECT_FALSE(std::regex_match(e.cuda.begin(), e.cuda.end(), k_internal)) << e.cuda;
+    }
+  }
+}
+
+struct FamilyCounts {
+  std::size_t entries = 0;
+  std::size_t verified = 0;
+  std::size_t documented = 0;
+};
+
+std::map<ApiFamily, FamilyCounts> counts() {
+  std::map<ApiFamily, FamilyCounts> out;
+  for (const Mapping& e : builtin_mapping_table().entries()) {
+    FamilyCounts& c = out[e.family];
+    ++c.entries;
+    c.verified += e.support == Support::Verified;
+    c.documented += e.support == Support::Documented;
+  }
+  return out;
+}
+
+// Lower bounds measured on the committed table (CUDA 13.0, HIP 5.2); a table that shrinks
+// below them lost API coverage.
+TEST(MappingInvariants, MinimumCountsPerFamily) {
+  struct Minimum {
+    ApiFamily family;
+    std::size_t entries, verified, documented;
+  };
+  constexpr std::array k_minimums = {
+      Minimum{ApiFamily::Runtime, 1472, 669, 45},
+      Minimum{ApiFamily::Driver, 1888, 739, 5},
+      Minimum{ApiFamily::Complex, 26, 26, 0},
+      Minimum{ApiFamily::DeviceFunction, 547, 327, 16},
+      Minimum{ApiFamily::DeviceType, 59, 49, 0},
+      Minimum{ApiFamily::Fp16, 212, 176, 0},
+      Minimum{ApiFamily::Bf16, 80, 0, 25},
+      Minimum{ApiFamily::Fp8, 76, 0, 25},
+      Minimum{ApiFamily::CooperativeGroups, 21, 12, 0},
+      Minimum{ApiFamily::Blas, 1038, 0, 452},
+      Minimum{ApiFamily::BlasLt, 987, 0, 78},
+      Minimum{ApiFamily::Rand, 145, 87, 0},
+      Minimum{ApiFamily::Fft, 152, 0, 76},
+      Minimum{ApiFamily::Sparse, 594, 475, 0},
+      Minimum{ApiFamily::Solver, 594, 0, 215},
+      Minimum{ApiFamily::Dnn, 1148, 0, 117},
+      Minimum{ApiFamily::Nccl, 107, 0, 75},
+      Minimum{ApiFamily::Nvtx, 124, 0, 9},
+      Minimum{ApiFamily::Rtc, 45, 27, 0},
+      Minimum{ApiFamily::Nvml, 60, 12, 0},
+      Minimum{ApiFamily::Cub, 1, 0, 1},
+      Minimum{ApiFamily::Thrust, 1, 0, 1},
+      Minimum{ApiFamily::Header, 271, 39, 201},
+  };
+  std::map<ApiFamily, FamilyCounts> measured = counts();
+  for (const Minimum& m : k_minimums) {
+    SCOPED_TRACE(std::string(api_family_name(m.family)));
+    EXPECT_GE(measured[m.family].entries, m.entries);
+    EXPECT_GE(measured[m.family].verified, m.verified);
+    EXPECT_GE(measured[m.family].documented, m.documented);
+  }
+}
+
+TEST(MappingNames, FamilyNamesAreUniqueAndStable) {
+  std::set<std::string_view> names;
+  for (std::size_t i = 0; i < k_api_family_count; ++i) {
+    std::string_view name = api_family_name(static_cast<ApiFamily>(i));
+    EXPECT_FALSE(name.empty());
+    EXPECT_TRUE(names.insert(name).second) << name;
+  }
+  EXPECT_EQ(api_family_name(ApiFamily::Runtime), "runtime");
+  EXPECT_EQ(api_family_name(ApiFamily::BlasLt), "blas_lt");
+  EXPECT_EQ(api_family_name(ApiFamily::CooperativeGroups), "cooperative_groups");
+  EXPECT_EQ(api_family_name(ApiFamily::Header), "header");
+  EXPECT_EQ(support_name(Support::Documented), "documented");
+  EXPECT_EQ(lifecycle_name(Lifecycle::Removed), "removed");
+}
+
+TEST(MappingTableIndex, SmallTableFindsByKind) {
+  static constexpr Mapping k_entries[] = {
+      {"cudaFree", "hipFree", "", ApiFamily::Runtime, MappingKind::Function},
+      {"cuda.h", "hip/hip_runtime.h", "", ApiFamily::Header, MappingKind::Header},
+  };
+  MappingTable table(k_entries);
+  ASSERT_NE(table.find("cudaFree"), nullptr);
+  EXPECT_EQ(table.find("cudaFree")->hip, "hipFree");
+  EXPECT_EQ(table.find("cuda.h"), nullptr);
+  ASSERT_NE(table.find_header("cuda.h"), nullptr);
+  EXPECT_EQ(table.entries().size(), 2u);
+  EXPECT_EQ(MappingTable({}).find("cudaFree"), nullptr);
+}
+
+// The committed table is what the generator writes from this machine's headers. Exit status 3
+// means the table was generated from other CUDA/HIP versions than the ones installed here.
+TEST(MappingFreshness, GeneratorCheckPasses) {
+  namespace fs = std::filesystem;
+  if (!fs::exists("/usr/local/cuda/include/cuda.h") || !fs::exists("/usr/include/hip")) {
+    GTEST_SKIP() << "needs the CUDA headers in /usr/local/cuda/include and HIP's in "
+                    "/usr/include/hip (the generator's default inputs)";
+  }
+  std::string command = "cd '" + std::string(GPUPORT_SOURCE_DIR) +
+                        "' && python3 scripts/generate_hipify_tables.py --check";
+  int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << "the generator did not run";
+  int code = WEXITSTATUS(status);
+  if (code == 3) {
+    GTEST_SKIP() << "the committed table comes from other CUDA/HIP versions than this machine's";
+  }
+  EXPECT_EQ(code, 0) << "src/hipify/tables/mapping_table.inc is stale: run "
+                        "scripts/generate_hipify_tables.py and commit the result";
+}
+
+}  // namespace
+}  // namespace gpuport

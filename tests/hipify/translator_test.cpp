@@ -1,0 +1,397 @@
+// Unit tests for translate_cuda over a small in-test table: renaming, statistics, bytes kept,
+// warnings, and properties over generated inputs.
+#include "hipify/translator.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "scan/rules/catalog.h"
+#include "test_table.h"
+#include "translation_properties.h"
+
+namespace gpuport {
+namespace {
+
+using namespace test_table;
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// ---- renaming ------------------------------------------------------------------------------
+
+TEST(TranslatorRename, RenamesWholeIdentifierTokensOnly) {
+  EXPECT_EQ(hipify(with_hip("cudaMalloc(&p, n); cudaMallocHost(&h, n); my_cudaMalloc(); x = "
+                            "cudaFree;\n")),
+            with_hip("hipMalloc(&p, n); cudaMallocHost(&h, n); my_cudaMalloc(); x = hipFree;\n"));
+}
+
+TEST(TranslatorRename, LeavesCommentsAndStringsByDefault) {
+  std::string source = with_hip(
+      "// cudaMalloc the buffer\n"
+      "/* cudaFree(p) */ const char* s = \"cudaMalloc failed\"; char c = 'c';\n"
+      "auto r = R\"(cudaFree)\";\n");
+  EXPECT_EQ(hipify(source), source);
+}
+
+TEST(TranslatorRename, TranslatesCommentsAndStringsWithTheFlag) {
+  TranslateOptions options = plain();
+  options.translate_comments = true;
+  EXPECT_EQ(hipify(with_hip("// cudaMalloc then cudaFree; cudaMallocHost stays, cub::Sum, the cub "
+                            "library\nputs(\"cudaMalloc failed\");\n"),
+                   options),
+            with_hip("// hipMalloc then hipFree; cudaMallocHost stays, hipcub::Sum, the cub "
+                     "library\nputs(\"hipMalloc failed\");\n"));
+}
+
+TEST(TranslatorRename, KeepsMemberAccessAndForeignQualifiers) {
+  EXPECT_EQ(hipify(with_hip("a.cudaMalloc(); p->cudaFree(); myns::cudaMalloc(); ::cudaFree(); "
+                            "T<int>::cudaFree(); cub::cudaFree();\n")),
+            with_hip("a.cudaMalloc(); p->cudaFree(); myns::cudaMalloc(); ::hipFree(); "
+                     "T<int>::cudaFree(); hipcub::hipFree();\n"));
+}
+
+TEST(TranslatorRename, RenamesNamespaceOnlyWhereUsedAsOne) {
+  EXPECT_EQ(hipify("using namespace cub;\ncub::BlockReduce<float, 128> r;\nint cub = 0;\n"
+                   "namespace cub {}\nnamespace c = cub;\nint x = cub;\n"),
+            "using namespace hipcub;\nhipcub::BlockReduce<float, 128> r;\nint cub = 0;\n"
+            "namespace hipcub {}\nnamespace c = hipcub;\nint x = cub;\n");
+}
+
+TEST(TranslatorRename, TranslatesBothBranchesOfEveryIf) {
+  EXPECT_EQ(hipify(with_hip("#ifdef USE_ASYNC\ncudaMalloc(&p, n);\n#elif defined(OTHER)\n"
+                            "cuMemAlloc(&d, n);\n#else\ncudaFree(p);\n#endif\n")),
+            with_hip("#ifdef USE_ASYNC\nhipMalloc(&p, n);\n#elif defined(OTHER)\n"
+                     "hipMemAlloc(&d, n);\n#else\nhipFree(p);\n#endif\n"));
+}
+
+TEST(TranslatorRename, TranslatesCudaOnlyBranchesAndLeavesHipBranchesUncounted) {
+  std::string source = with_hip(
+      "#ifdef __HIP_PLATFORM_AMD__\n#define cudaMalloc hipMalloc\ncudaFree(p);\n"
+      "#else\ncudaFree(p);\n#endif\n"
+      "#ifdef __CUDA_ARCH__\n__syncthreads();\n#endif\n");
+  TranslationResult result = run(source);
+  EXPECT_EQ(result.output, with_hip("#ifdef __HIP_PLATFORM_AMD__\n#define cudaMalloc hipMalloc\n"
+                                    "cudaFree(p);\n#else\nhipFree(p);\n#endif\n"
+                                    "#ifdef __CUDA_ARCH__\n__syncthreads();\n#endif\n"));
+  EXPECT_EQ(result.stats.converted, 2U);  // hipFree, __syncthreads (same name in HIP)
+}
+
+TEST(TranslatorRename, LeavesPreprocessorConditionsAsWritten) {
+  EXPECT_EQ(hipify(with_hip("#if CUDART_VERSION >= 11000\nint v = CUDART_VERSION;\n#endif\n")),
+            with_hip("#if CUDART_VERSION >= 11000\nint v = HIP_VERSION;\n#endif\n"));
+}
+
+TEST(TranslatorRename, RenamesInsideMacroBodies) {
+  EXPECT_EQ(hipify(with_hip("#define CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)\n"
+                            "#define ALLOC(p, n) \\\n  cudaMalloc(&p, n)\n")),
+            with_hip("#define CHECK(x) do { if ((x) != hipSuccess) abort(); } while (0)\n"
+                     "#define ALLOC(p, n) \\\n  hipMalloc(&p, n)\n"));
+}
+
+TEST(TranslatorRename, ReportsUnsupportedNamesWithPositionAndKeepsThem) {
+  std::string source = with_hip("void f() {\n  cudaGraphExecNodeSetParams(e, n, &p);\n}\n");
+  TranslationResult result = run(source, plain(), "src/graph.cu");
+  EXPECT_EQ(result.output, source);
+  ASSERT_EQ(result.stats.unsupported.size(), 1U);
+  const UnsupportedUse& use = result.stats.unsupported[0];
+  EXPECT_EQ(use.name, "cudaGraphExecNodeSetParams");
+  EXPECT_EQ(use.file, "src/graph.cu");
+  EXPECT_EQ(use.line, 3U);
+  EXPECT_EQ(use.column, 3U);
+  EXPECT_EQ(use.family, ApiFamily::Runtime);
+  EXPECT_EQ(result.stats.converted, 0U);
+}
+
+TEST(TranslatorRename, ReportsFp8TypesAsUnsupported) {
+  std::string source = with_hip("#include <cuda_fp8.h>\n__device__ __nv_fp8_e4m3 x;\n");
+  TranslationResult result = run(source);
+  EXPECT_EQ(result.output, source);
+  ASSERT_EQ(result.stats.unsupported.size(), 2U);
+  EXPECT_EQ(result.stats.unsupported[0].name, "cuda_fp8.h");
+  EXPECT_EQ(result.stats.unsupported[0].line, 2U);
+  EXPECT_EQ(result.stats.unsupported[0].column, 11U);
+  EXPECT_EQ(result.stats.unsupported[1].name, "__nv_fp8_e4m3");
+  EXPECT_EQ(result.stats.unsupported[1].family, ApiFamily::Fp8);
+}
+
+TEST(TranslatorRename, CountsDeprecatedUses) {
+  TranslationResult result = run(with_hip("cudaThreadSynchronize();\ncudaThreadSynchronize();\n"));
+  EXPECT_EQ(result.output, with_hip("hipDeviceSynchronize();\nhipDeviceSynchronize();\n"));
+  EXPECT_EQ(result.stats.deprecated_uses, 2U);
+}
+
+TEST(TranslatorRename, RocUsesRocNamesWhereTheTableHasThem) {
+  TranslateOptions options = plain();
+  options.roc = true;
+  EXPECT_EQ(hipify("#include <cublas_v2.h>\ncublasHandle_t h;\ncublasCreate(&h);\n"
+                   "int op = CUBLAS_OP_N;\ncudaStream_t s;\n",
+                   options),
+            "#include <hip/hip_runtime.h>\n#include <rocblas.h>\nrocblas_handle h;\n"
+            "rocblas_create_handle(&h);\nint op = rocblas_operation_none;\nhipStream_t s;\n");
+}
+
+// ---- statistics ----------------------------------------------------------------------------
+
+TEST(TranslatorStats, CountsByFamilyByNameAndLines) {
+  TranslationResult result =
+      run("#include <cublas_v2.h>\n"
+          "cublasHandle_t h;\n"
+          "\n"
+          "void f() { cudaMalloc(&p, n); cudaMalloc(&q, n); cublasCreate(&h); }\n"
+          "int untouched;");
+  const TranslationStats& stats = result.stats;
+  EXPECT_EQ(stats.converted, 5U);
+  EXPECT_EQ(stats.converted_by_family[static_cast<std::size_t>(ApiFamily::Runtime)], 2U);
+  EXPECT_EQ(stats.converted_by_family[static_cast<std::size_t>(ApiFamily::Blas)], 2U);
+  EXPECT_EQ(stats.converted_by_family[static_cast<std::size_t>(ApiFamily::Header)], 1U);
+  ASSERT_EQ(stats.converted_by_name.size(), 4U);
+  EXPECT_EQ(stats.converted_by_name[0].cuda, "cublasCreate");
+  EXPECT_EQ(stats.converted_by_name[0].hip, "hipblasCreate");
+  EXPECT_EQ(stats.converted_by_name[1].cuda, "cublasHandle_t");
+  EXPECT_EQ(stats.converted_by_name[2].cuda, "cublas_v2.h");
+  EXPECT_EQ(stats.converted_by_name[2].hip, "hipblas.h");
+  EXPECT_EQ(stats.converted_by_name[3].cuda, "cudaMalloc");
+  EXPECT_EQ(stats.converted_by_name[3].count, 2U);
+  EXPECT_EQ(stats.lines, 5U);
+  EXPECT_EQ(stats.changed_lines, 4U);  // the inserted include, lines 1, 2 and 4
+  EXPECT_EQ(stats.includes_added, 1U);
+  EXPECT_TRUE(result.changed);
+}
+
+TEST(TranslatorStats, MergeSumsCountsAndMergesNames) {
+  TranslationStats a = run(with_hip("cudaMalloc(&p, n);\ncudaFree(p);\n")).stats;
+  TranslationStats b = run("#include <cuda.h>\n#include <cuda_runtime.h>\ncudaFree(q);\n"
+                           "cudaGraphExecNodeSetParams(e, n, &p);\n")
+                           .stats;
+  merge_stats(a, b);
+  EXPECT_EQ(a.converted, 5U);
+  std::vector<std::pair<std::string, std::uint64_t>> names;
+  for (const ConversionCount& c : a.converted_by_name) {
+    names.emplace_back(c.cuda, c.count);
+  }
+  EXPECT_THAT(names, ElementsAre(std::pair<std::string, std::uint64_t>{"cuda.h", 1},
+                                 std::pair<std::string, std::uint64_t>{"cudaFree", 2},
+                                 std::pair<std::string, std::uint64_t>{"cudaMalloc", 1},
+                                 std::pair<std::string, std::uint64_t>{"cuda_runtime.h", 1}));
+  EXPECT_EQ(a.unsupported.size(), 1U);
+  EXPECT_EQ(a.lines, 7U);
+  EXPECT_EQ(a.includes_removed, 1U);
+  EXPECT_EQ(a.converted_by_family[static_cast<std::size_t>(ApiFamily::Runtime)], 3U);
+}
+
+// ---- bytes outside changed tokens ----------------------------------------------------------
+
+TEST(TranslatorLossless, KeepsCrlfLineEndings) {
+  EXPECT_EQ(
+      hipify("#include <cuda_runtime.h>\r\n__global__ void k() {\r\n  __syncthreads();\r\n}\r\n"),
+      "#include <hip/hip_runtime.h>\r\n__global__ void k() {\r\n  __syncthreads();\r\n}\r\n");
+}
+
+TEST(TranslatorLossless, InsertsWithTheFilesOwnLineEnding) {
+  EXPECT_EQ(hipify("// kernels\r\n#include <cstdio>\r\n__global__ void k() {}\r\n"),
+            "// kernels\r\n#include <hip/hip_runtime.h>\r\n#include <cstdio>\r\n"
+            "__global__ void k() {}\r\n");
+}
+
+TEST(TranslatorLossless, KeepsTheByteOrderMarkFirst) {
+  EXPECT_EQ(hipify("\xEF\xBB\xBF__global__ void k() { cudaFree(0); }\n"),
+            "\xEF\xBB\xBF#include <hip/hip_runtime.h>\n__global__ void k() { hipFree(0); }\n");
+}
+
+TEST(TranslatorLossless, KeepsAMissingTrailingNewline) {
+  EXPECT_EQ(hipify(with_hip("cudaFree(p);")), with_hip("hipFree(p);"));
+  EXPECT_EQ(hipify("cudaFree(p);"), "#include <hip/hip_runtime.h>\nhipFree(p);");
+}
+
+TEST(TranslatorLossless, KeepsNonUtf8Bytes) {
+  std::string source = with_hip(
+      "// caf\xE9 \xFF\xFE\ncudaFree(p); /* \x80\x81 */ char c = '\xE9';\n"
+      "const char* s = \"\xC3\x28 cudaFree\";\n");
+  EXPECT_EQ(hipify(source),
+            with_hip("// caf\xE9 \xFF\xFE\nhipFree(p); /* \x80\x81 */ char c = '\xE9';\n"
+                     "const char* s = \"\xC3\x28 cudaFree\";\n"));
+}
+
+TEST(TranslatorLossless, IdentifierGluedToNonAsciiBytesIsNotACudaName) {
+  std::string source = with_hip("int cudaFree\xE9 = 0;\n");
+  EXPECT_EQ(hipify(source), source);
+}
+
+TEST(TranslatorLossless, UnchangedInputIsReturnedAsIs) {
+  std::string source = "int main() {\n  return 0;\n}\n";
+  TranslationResult result = run(source);
+  EXPECT_EQ(result.output, source);
+  EXPECT_FALSE(result.changed);
+  EXPECT_EQ(result.stats.changed_lines, 0U);
+  TranslationResult empty = run("");
+  EXPECT_EQ(empty.output, "");
+  EXPECT_FALSE(empty.changed);
+  EXPECT_EQ(empty.stats.lines, 0U);
+}
+
+// ---- warnings and diagnostics --------------------------------------------------------------
+
+std::vector<std::string> rule_ids(const std::vector<Finding>& findings) {
+  std::vector<std::string> ids;
+  for (const Finding& finding : findings) {
+    ids.emplace_back(rule_catalog()[finding.rule].id);
+  }
+  return ids;
+}
+
+TEST(TranslatorWarnings, RunsTheScanRuleCatalogOnTheInput) {
+  std::string source = with_hip(
+      "__global__ void k(float* x) {\n"
+      "  float v = x[threadIdx.x];\n"
+      "  v += __shfl_xor_sync(0xffffffff, v, 16);\n"
+      "  x[threadIdx.x] = v;\n"
+      "}\n");
+  TranslateOptions options = plain();
+  options.warnings = true;
+  TranslationResult result = run(source, options, "src/reduce.cu");
+  ASSERT_FALSE(result.warnings.empty());
+  for (const Finding& finding : result.warnings) {
+    EXPECT_EQ(finding.file, "src/reduce.cu");
+  }
+  EXPECT_THAT(rule_ids(result.warnings), ::testing::Contains(::testing::StartsWith("GP-WARP-")));
+  EXPECT_THAT(run(source).warnings, IsEmpty());
+}
+
+TEST(TranslatorWarnings, ReportsFp8AsAWarningToo) {
+  TranslateOptions options = plain();
+  options.warnings = true;
+  TranslationResult result = run("#include <cuda_fp8.h>\n__nv_fp8_e4m3 x;\n", options);
+  EXPECT_THAT(rule_ids(result.warnings), ::testing::Contains("GP-TYPE-001"));
+}
+
+TEST(TranslatorWarnings, HonoursSuppressionComments) {
+  TranslateOptions options = plain();
+  options.warnings = true;
+  TranslationResult result =
+      run("__device__ float f(float v) {\n"
+          "  return __shfl_xor_sync(0xffffffff, v, 16);  // gpuport-ignore\n}\n",
+          options);
+  EXPECT_THAT(result.warnings, IsEmpty());
+}
+
+TEST(TranslatorWarnings, PassesLexerDiagnosticsOn) {
+  TranslationResult result = run(with_hip("int x; /* never closed\n"));
+  ASSERT_EQ(result.diagnostics.size(), 1U);
+  EXPECT_EQ(result.diagnostics[0].line, 2U);
+  EXPECT_EQ(result.diagnostics[0].message, "unterminated block comment");
+}
+
+// ---- properties over generated inputs ------------------------------------------------------
+
+// Random token soup from a vocabulary that hits every pass, including broken syntax.
+std::string random_source(std::mt19937& rng) {
+  static const std::vector<std::string> k_pieces = {
+      "cudaMalloc",
+      "cudaFree",
+      "cudaStream_t",
+      "cub",
+      "::",
+      "cub::Sum",
+      "myns::cudaFree",
+      "x.cudaFree",
+      "->",
+      ".",
+      "cudaMemcpyToSymbol(",
+      "cudaMemcpyFromSymbol(h, ",
+      "HIP_SYMBOL(",
+      "cudaGraphExecNodeSetParams",
+      "__nv_fp8_e4m3",
+      "__global__",
+      "__device__",
+      "k<<<",
+      ">>>",
+      "<<<1, 1>>>",
+      "k<T, 2><<<g, b, 0, s>>>(a, b);",
+      "(",
+      ")",
+      "(",
+      ")",
+      ",",
+      ",",
+      ";",
+      "{",
+      "}",
+      "<",
+      ">",
+      "#",
+      "##",
+      "\n#include <cuda.h>\n",
+      "\n#include <cuda_runtime.h>\n",
+      "\n#include \"cublas_v2.h\"\n",
+      "\n#ifdef __HIP_PLATFORM_AMD__\n",
+      "\n#if CUDART_VERSION\n",
+      "\n#else\n",
+      "\n#endif\n",
+      "\n#define M(a) ",
+      "\\\n",
+      "\n#pragma once\n",
+      "// cudaMalloc comment\n",
+      "/* cudaFree\n */",
+      "\"cudaMalloc str\"",
+      "'c'",
+      "\r\n",
+      "\n",
+      " ",
+      "\t",
+      "\xEF\xBB\xBF",
+      "\xFF",
+      "\xE9",
+      "0x1f",
+      "CUBLAS_OP_N",
+      "cublasCreate",
+      "__syncthreads",
+      "R\"(cudaFree)\"",
+      "/* open comment",
+      "\"open string",
+  };
+  std::uniform_int_distribution<std::size_t> count(0, 40);
+  std::uniform_int_distribution<std::size_t> pick(0, k_pieces.size() - 1);
+  std::string out;
+  for (std::size_t n = count(rng); n > 0; --n) {
+    out += k_pieces[pick(rng)];
+  }
+  return out;
+}
+
+// Lines as a reader counts them: line breaks, plus a last line without one.
+std::uint64_t count_lines(std::string_view text) {
+  auto breaks = static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
+  return text.empty() || text.back() == '\n' ? breaks : breaks + 1;
+}
+
+TEST(TranslatorProperties, IdempotentAndExplainedOnRandomInputs) {
+  std::mt19937 rng(20240613);
+  for (int round = 0; round < 3000; ++round) {
+    std::string source = random_source(rng);
+    for (int variant = 0; variant < 4; ++variant) {
+      TranslateOptions options = plain();
+      options.translate_comments = (variant & 1) != 0;
+      options.roc = (variant & 2) != 0;
+      TranslationResult result = run(source, options);
+      ASSERT_EQ(testing::idempotence_failure("k.cu", result.output, table(), options), "")
+          << "input: " << ::testing::PrintToString(source);
+      ASSERT_EQ(testing::unexplained_difference(source, result.output, table(), options), "")
+          << "input: " << ::testing::PrintToString(source);
+      ASSERT_EQ(result.changed, result.output != source);
+      ASSERT_EQ(result.stats.lines, count_lines(source));
+      TranslateOptions launches = options;
+      launches.launch_syntax = LaunchSyntax::Hip;
+      TranslationResult rewritten = run(source, launches);
+      ASSERT_EQ(testing::idempotence_failure("k.cu", rewritten.output, table(), launches), "")
+          << "input: " << ::testing::PrintToString(source);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuport
