@@ -1,0 +1,90 @@
+// The translated fixtures compile for an AMD GPU: every tests/fixtures/hipify/<case>/expected.hip
+// goes through `--verify`'s own path (hipcc --offload-arch=gfx90a -fsyntax-only). Fixtures for
+// libraries whose HIP headers Debian does not package must come back as missing-header for that
+// header, never as a failure.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../source/temp_dir.h"
+#include "hipify/verify.h"
+#include "source/file_system.h"
+
+namespace gpuport {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path k_fixtures = fs::path(GPUPORT_SOURCE_DIR) / "tests" / "fixtures" / "hipify";
+
+// What each fixture's translation gives under Debian 12's HIP 5.2 packages: "pass", or the
+// header that is not installed there.
+const std::map<std::string, std::string> k_expected = {
+    {"bf16_fp8.hip", "missing-header: hip/hip_bf16.h"},
+    {"blas.hip", "missing-header: hipblas/hipblas.h"},
+    {"blaslt.hip", "missing-header: hipblaslt/hipblaslt.h"},
+    {"comments_strings.hip", "pass"},
+    {"comments_translated.hip", "pass"},
+    {"complex.hip", "pass"},
+    {"cooperative_groups.hip", "pass"},
+    {"crlf_bom.hip", "pass"},
+    {"cub.hip", "missing-header: hipcub/hipcub.hpp"},
+    {"device_functions.hip", "pass"},
+    {"dnn.hip", "missing-header: miopen/miopen.h"},
+    {"driver.hip", "pass"},
+    {"fft.hip", "missing-header: hipfft/hipfft.h"},
+    {"half_types.hip", "pass"},
+    {"if_branches.hip", "pass"},
+    {"includes_duplicates.hip", "pass"},
+    {"includes_guard.hip", "pass"},
+    {"includes_pragma_once.hip", "pass"},
+    {"launch_hip.hip", "pass"},
+    {"launch_keep.hip", "pass"},
+    {"nccl.hip", "missing-header: rccl/rccl.h"},
+    {"nvtx.hip", "missing-header: roctracer/roctx.h"},
+    {"rand.hip", "pass"},
+    {"roc_blas.hip", "missing-header: rocblas/rocblas.h"},
+    {"rtc.hip", "pass"},
+    {"runtime.hip", "pass"},
+    {"solver.hip", "missing-header: hipsolver/hipsolver.h"},
+    {"sparse.hip", "pass"},
+    {"symbols.hip", "pass"},
+    {"textures_surfaces.hip", "pass"},
+    {"thrust.hip", "missing-header: thrust/device_vector.h"},
+};
+
+TEST(FixtureCompile, TranslatedFixturesCompileForGfx90aOrNameTheMissingHeader) {
+  gpuport::testing::TempDir dir;
+  std::vector<VerifyInput> inputs;
+  for (const fs::directory_entry& entry : fs::directory_iterator(k_fixtures)) {
+    if (!fs::exists(entry.path() / "expected.hip")) {
+      continue;
+    }
+    const std::string name = entry.path().filename().string();
+    const fs::path copy = dir.path() / (name + ".hip");
+    fs::copy_file(entry.path() / "expected.hip", copy);
+    inputs.push_back({name + ".hip", copy.string(), true});
+  }
+  ASSERT_EQ(inputs.size(), k_expected.size()) << "a fixture was added or removed: update the table";
+
+  VerifyOptions options;
+  options.jobs = 2;
+  DiskFileSystem fs;
+  std::map<std::string, std::string> seen;
+  for (const VerifyResult& result : verify_sources(fs, inputs, options)) {
+    std::string outcome(verify_status_name(result.status));
+    if (result.status == VerifyStatus::MissingHeader) {
+      outcome += ": " + result.detail;
+    } else if (result.status != VerifyStatus::Pass) {
+      outcome += ": " + result.detail;  // shows the first error line when the test fails
+    }
+    seen[result.file] = outcome;
+  }
+  EXPECT_EQ(seen, k_expected);
+}
+
+}  // namespace
+}  // namespace gpuport
