@@ -16,6 +16,7 @@
 #include "cli/progress.h"
 #include "report/json_report.h"
 #include "report/markdown_report.h"
+#include "report/output_sink.h"
 #include "report/report_groups.h"
 #include "report/sarif_report.h"
 #include "report/text_report.h"
@@ -79,7 +80,7 @@ void define_flags(CLI::App& app, RawScanArgs& raw) {
   app.add_option("-o,--output", raw.output,
                  "Write the report to FILE (atomically, never partial), not stdout")
       ->type_name("FILE");
-  app.add_option("--jobs", raw.jobs, "Worker threads (default: all cores)")
+  app.add_option("-j,--jobs", raw.jobs, "Worker threads (default: all cores)")
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
@@ -165,18 +166,24 @@ std::string root_directory(const std::string& root) {
   return text;
 }
 
-std::string render(const ScanResult& result, ReportFormat format, const ReportOptions& options) {
+// Text and Markdown reports are a few screens and rendered whole; JSON and SARIF, which list
+// every finding, are streamed.
+void write_report(const ScanResult& result, ReportFormat format, const ReportOptions& options,
+                  OutputSink& sink) {
   switch (format) {
     case ReportFormat::Text:
-      return render_text(result, options);
+      sink.write(render_text(result, options));
+      return;
     case ReportFormat::Json:
-      return render_json(result, options);
+      write_json(result, options, sink);
+      return;
     case ReportFormat::Sarif:
-      return render_sarif(result, options);
+      write_sarif(result, options, sink);
+      return;
     case ReportFormat::Markdown:
-      return render_markdown(result, options);
+      sink.write(render_markdown(result, options));
+      return;
   }
-  return {};
 }
 
 // Unreadable directories, lexer diagnostics and unreadable files, capped for a terminal.
@@ -206,16 +213,90 @@ void print_warnings(const ScanResult& result) {
   }
 }
 
-// 0 when written, else the errno of the failed write (EPIPE: the reader went away).
-int write_stdout(std::string_view bytes) {
-  errno = 0;
-  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() ||
-      std::fflush(stdout) != 0) {
-    const int error = errno != 0 ? errno : EIO;
-    std::clearerr(stdout);
-    return error;
+// Standard output; keeps the errno of the first failed write (EPIPE: the reader went away) and
+// drops everything after it.
+class StdoutSink final : public OutputSink {
+ public:
+  void write(std::string_view bytes) override {
+    if (m_error != 0) {
+      return;
+    }
+    errno = 0;
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
+      fail();
+    }
   }
-  return 0;
+  // 0 when everything was written, else the errno of the failure.
+  int finish() {
+    errno = 0;
+    if (m_error == 0 && std::fflush(stdout) != 0) {
+      fail();
+    }
+    return m_error;
+  }
+
+ private:
+  void fail() {
+    m_error = errno != 0 ? errno : EIO;
+    std::clearerr(stdout);
+  }
+  int m_error = 0;
+};
+
+// The -o file; keeps the first write error and drops everything after it.
+class FileSink final : public OutputSink {
+ public:
+  explicit FileSink(AtomicFile& file) : m_file(file) {}
+  void write(std::string_view bytes) override {
+    if (m_error) {
+      return;
+    }
+    if (auto written = m_file.write(bytes); !written) {
+      m_error = written.error();
+    }
+  }
+  const std::optional<IoError>& error() const { return m_error; }
+
+ private:
+  AtomicFile& m_file;
+  std::optional<IoError> m_error;
+};
+
+// Writes the report to stdout or atomically to config.output. Returns the exit code when the
+// command ends here (the output failed, or its reader went away), nothing when it goes on.
+std::optional<int> emit_report(const ScanResult& result, const ScanConfig& config,
+                               const ReportOptions& options) {
+  if (config.output.empty()) {
+    StdoutSink sink;
+    write_report(result, config.format, options, sink);
+    const int error = sink.finish();
+    if (error == EPIPE) {
+      return 0;  // `gpuport scan . | head -1`: the reader has what it wanted
+    }
+    if (error != 0) {
+      std::fprintf(stderr, "gpuport: error: cannot write the report: %s\n", std::strerror(error));
+      return 2;
+    }
+    return std::nullopt;
+  }
+  const auto fail = [](const IoError& error) -> std::optional<int> {
+    std::fprintf(stderr, "gpuport: error: cannot write '%s': %s\n", printable(error.path).c_str(),
+                 printable(error.message).c_str());
+    return 2;
+  };
+  auto file = AtomicFile::create(config.output);
+  if (!file) {
+    return fail(file.error());
+  }
+  FileSink sink(*file);
+  write_report(result, config.format, options, sink);
+  if (sink.error()) {
+    return fail(*sink.error());
+  }
+  if (auto committed = file->commit(); !committed) {
+    return fail(committed.error());
+  }
+  return std::nullopt;
 }
 
 std::uint64_t findings_at_or_above(const ScanResult& result, Tier threshold) {
@@ -344,25 +425,9 @@ int run_scan_command(const CommandArgs& args) {
                             : decide_color(config->color, IsTerminal::No, std::getenv("NO_COLOR"));
   options.width = to_stdout ? terminal_width() : 100;
   options.root_uri = directory_uri(root_directory(config->root));
-  const std::string report = render(*result, config->format, options);
-
-  if (to_stdout) {
-    const int error = write_stdout(report);
-    if (error == EPIPE) {
-      return 0;  // `gpuport scan . | head -1`: the reader has what it wanted
-    }
-    if (error != 0) {
-      std::fprintf(stderr, "gpuport: error: cannot write the report: %s\n", std::strerror(error));
-      return 2;
-    }
-  } else {
-    auto written = write_file_atomically(config->output, report);
-    if (!written) {
-      std::fprintf(stderr, "gpuport: error: cannot write '%s': %s\n",
-                   printable(written.error().path).c_str(),
-                   printable(written.error().message).c_str());
-      return 2;
-    }
+  options.jobs = config->scan.walk.jobs;
+  if (const std::optional<int> ended = emit_report(*result, *config, options)) {
+    return *ended;
   }
   if (config->format != ReportFormat::Json) {
     print_warnings(*result);

@@ -1,110 +1,20 @@
 // Single-pass, table-driven lexer for C, C++ and CUDA with #if branch contexts.
 #include "lex/cuda_lexer.h"
 
-#include <array>
 #include <cstring>
 #include <limits>
-#include <string>
-#include <vector>
+#include <string_view>
 
-#include "lex/branch_context.h"
+#include "lex/char_scan.h"
+#include "lex/conditional_stack.h"
+#include "lex/cuda_chars.h"
 
 namespace gpuport {
 namespace {
 
-// ---- character classes ---------------------------------------------------------------------
+using namespace cuda_chars;
 
-constexpr std::uint8_t k_space = 1;        // ' ' \t \v \f \r (a lone \r is not a line break)
-constexpr std::uint8_t k_ident_start = 2;  // [A-Za-z_$] and bytes >= 0x80
-constexpr std::uint8_t k_ident = 4;        // k_ident_start and digits
-constexpr std::uint8_t k_digit = 8;        // [0-9]
-constexpr std::uint8_t k_pp_number = 16;   // [0-9A-Za-z_.]: continues a pp-number
-constexpr std::uint8_t k_alnum = 32;       // [0-9A-Za-z]: may follow a digit separator
-
-constexpr std::array<std::uint8_t, 256> make_classes() {
-  std::array<std::uint8_t, 256> table{};
-  for (int c = 0; c < 256; ++c) {
-    std::uint8_t bits = 0;
-    bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    bool digit = c >= '0' && c <= '9';
-    if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
-      bits |= k_space;
-    }
-    if (letter || c == '_' || c == '$' || c >= 0x80) {
-      bits |= k_ident_start | k_ident;
-    }
-    if (digit) {
-      bits |= k_digit | k_ident;
-    }
-    if (letter || digit || c == '_' || c == '.') {
-      bits |= k_pp_number;
-    }
-    if (letter || digit) {
-      bits |= k_alnum;
-    }
-    table[static_cast<std::size_t>(c)] = bits;
-  }
-  return table;
-}
-
-constexpr std::array<std::uint8_t, 256> k_classes = make_classes();
-
-inline std::uint8_t class_of(char c) {
-  return k_classes[static_cast<unsigned char>(c)];
-}
-
-// ---- directives ----------------------------------------------------------------------------
-
-enum class Directive : std::uint8_t {
-  None,
-  Include,  // #include, #include_next, #import: a header name follows
-  If,
-  Ifdef,
-  Ifndef,
-  Elif,
-  Elifdef,
-  Elifndef,
-  Else,
-  Endif,
-  Other,
-};
-
-Directive directive_of(std::string_view name) {
-  struct Entry {
-    std::string_view name;
-    Directive directive;
-  };
-  static constexpr Entry k_directives[] = {
-      {"if", Directive::If},           {"ifdef", Directive::Ifdef},
-      {"ifndef", Directive::Ifndef},   {"elif", Directive::Elif},
-      {"elifdef", Directive::Elifdef}, {"elifndef", Directive::Elifndef},
-      {"else", Directive::Else},       {"endif", Directive::Endif},
-      {"include", Directive::Include}, {"include_next", Directive::Include},
-      {"import", Directive::Include},
-  };
-  for (const Entry& entry : k_directives) {
-    if (entry.name == name) {
-      return entry.directive;
-    }
-  }
-  return Directive::Other;
-}
-
-bool continues_chain(Directive d) {
-  return d == Directive::Elif || d == Directive::Elifdef || d == Directive::Elifndef ||
-         d == Directive::Else || d == Directive::Endif;
-}
-
-constexpr std::size_t k_max_if_depth = 4096;
 constexpr std::size_t k_max_raw_delimiter = 16;
-
-// One open #if: its chain state, the class of the branch being lexed, where it began.
-struct IfLevel {
-  ConditionalChain chain;
-  BranchContext context = BranchContext::Neutral;
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
-};
 
 class CudaLexer {
  public:
@@ -150,15 +60,10 @@ class CudaLexer {
   }
 
   void record_newlines(const char* from, const char* to) {
-    while (from < to) {
-      const void* hit = std::memchr(from, '\n', static_cast<std::size_t>(to - from));
-      if (hit == nullptr) {
-        return;
-      }
-      const char* newline = static_cast<const char*>(hit);
-      record_newline(newline);
-      from = newline + 1;
-    }
+    const std::size_t before = m_out.line_starts.size();
+    char_scan::append_line_starts(std::string_view(from, static_cast<std::size_t>(to - from)),
+                                  offset_of(from), m_out.line_starts);
+    m_line += static_cast<std::uint32_t>(m_out.line_starts.size() - before);
   }
 
   // If `p` is a backslash-newline (or backslash-CRLF), the number of bytes it spans; else 0.
@@ -190,17 +95,6 @@ class CudaLexer {
   void lex_punct();
   void start_directive();
   void end_directive(const char* at);
-  void apply_conditional(const char* at);
-  void push_level(IfLevel level);
-  void set_top_context(BranchContext context);
-  BranchContext context_below_top() const;
-  void update_context() { m_context = context_of(m_hip_levels, m_cuda_levels); }
-  static BranchContext context_of(std::size_t hip, std::size_t cuda) {
-    if (hip > 0) {
-      return BranchContext::Hip;
-    }
-    return cuda > 0 ? BranchContext::CudaDevice : BranchContext::Neutral;
-  }
 
   TokenStream& m_out;
   const char* m_begin;
@@ -220,11 +114,7 @@ class CudaLexer {
   std::uint32_t m_directive_line = 0;
   const char* m_condition = nullptr;
 
-  // Open #if levels. Levels past k_max_if_depth are only counted (and Neutral).
-  std::vector<IfLevel> m_levels;
-  std::size_t m_hip_levels = 0;
-  std::size_t m_cuda_levels = 0;
-  std::size_t m_overflow_levels = 0;
+  ConditionalStack m_conditionals;
 };
 
 void CudaLexer::run() {
@@ -312,9 +202,7 @@ void CudaLexer::run() {
   if (m_directive_flag != 0) {
     end_directive(m_end);
   }
-  for (const IfLevel& level : m_levels) {
-    m_out.diagnostics.push_back({level.line, level.column, "unterminated #if"});
-  }
+  m_conditionals.report_unterminated(m_out.diagnostics);
 }
 
 void CudaLexer::lex_identifier() {
@@ -622,8 +510,8 @@ void CudaLexer::start_directive() {
   m_condition = name_end;
   m_directive_flag = k_token_in_directive;
   // #elif/#else/#endif belong to the level around their #if.
-  if (continues_chain(m_directive) && m_overflow_levels == 0 && !m_levels.empty()) {
-    m_context = context_below_top();
+  if (continues_chain(m_directive) && m_conditionals.in_chain()) {
+    m_context = m_conditionals.context_below_top();
   }
   m_p = name_end;
   emit(TokenKind::DirectiveStart, hash, name_end, m_line);
@@ -633,90 +521,15 @@ void CudaLexer::start_directive() {
 void CudaLexer::end_directive(const char* at) {
   emit(TokenKind::DirectiveEnd, at, at, m_line);
   m_directive_flag = 0;
-  apply_conditional(at);
-  m_directive = Directive::None;
-  update_context();
-}
-
-void CudaLexer::apply_conditional(const char* at) {
-  std::string_view condition(m_condition, static_cast<std::size_t>(at - m_condition));
-  switch (m_directive) {
-    case Directive::If:
-    case Directive::Ifdef:
-    case Directive::Ifndef: {
-      if (m_overflow_levels > 0 || m_levels.size() >= k_max_if_depth) {
-        if (m_overflow_levels++ == 0) {
-          diagnose(m_directive_hash, m_directive_line,
-                   "#if nesting deeper than 4096 levels; deeper levels are treated as neutral");
-        }
-        return;
-      }
-      IfLevel level;
-      level.line = m_directive_line;
-      level.column = offset_of(m_directive_hash) - m_out.line_starts[m_directive_line - 1] + 1;
-      level.context = level.chain.begin(evaluate_condition(m_directive_name, condition));
-      push_level(level);
-      return;
-    }
-    case Directive::Elif:
-    case Directive::Elifdef:
-    case Directive::Elifndef:
-      if (m_overflow_levels > 0) {
-        return;
-      }
-      if (m_levels.empty()) {
-        diagnose(m_directive_hash, m_directive_line, "#elif without #if");
-        return;
-      }
-      set_top_context(m_levels.back().chain.next(evaluate_condition(m_directive_name, condition)));
-      return;
-    case Directive::Else:
-      if (m_overflow_levels > 0) {
-        return;
-      }
-      if (m_levels.empty()) {
-        diagnose(m_directive_hash, m_directive_line, "#else without #if");
-        return;
-      }
-      set_top_context(m_levels.back().chain.otherwise());
-      return;
-    case Directive::Endif:
-      if (m_overflow_levels > 0) {
-        --m_overflow_levels;
-        return;
-      }
-      if (m_levels.empty()) {
-        diagnose(m_directive_hash, m_directive_line, "#endif without #if");
-        return;
-      }
-      set_top_context(BranchContext::Neutral);
-      m_levels.pop_back();
-      return;
-    default:
-      return;
+  const std::uint32_t column =
+      offset_of(m_directive_hash) - m_out.line_starts[m_directive_line - 1] + 1;
+  const std::string_view condition(m_condition, static_cast<std::size_t>(at - m_condition));
+  if (const char* problem = m_conditionals.apply(m_directive, m_directive_name, condition,
+                                                 m_directive_line, column)) {
+    m_out.diagnostics.push_back({m_directive_line, column, problem});
   }
-}
-
-void CudaLexer::push_level(IfLevel level) {
-  BranchContext context = level.context;
-  level.context = BranchContext::Neutral;
-  m_levels.push_back(level);
-  set_top_context(context);
-}
-
-void CudaLexer::set_top_context(BranchContext context) {
-  IfLevel& top = m_levels.back();
-  m_hip_levels -= top.context == BranchContext::Hip ? 1 : 0;
-  m_cuda_levels -= top.context == BranchContext::CudaDevice ? 1 : 0;
-  top.context = context;
-  m_hip_levels += context == BranchContext::Hip ? 1 : 0;
-  m_cuda_levels += context == BranchContext::CudaDevice ? 1 : 0;
-}
-
-BranchContext CudaLexer::context_below_top() const {
-  BranchContext top = m_levels.back().context;
-  return context_of(m_hip_levels - (top == BranchContext::Hip ? 1 : 0),
-                    m_cuda_levels - (top == BranchContext::CudaDevice ? 1 : 0));
+  m_directive = Directive::None;
+  m_context = m_conditionals.context();
 }
 
 }  // namespace

@@ -10,11 +10,15 @@ namespace {
 // Works on token indices; comments carry no syntax and are stepped over by sig()/next().
 class FactsBuilder {
  public:
-  explicit FactsBuilder(const TokenStream& stream)
-      : m_stream(stream), m_tokens(stream.tokens), m_count(stream.tokens.size()) {
+  FactsBuilder(const TokenStream& stream, const PythonFactsOptions& options)
+      : m_stream(stream),
+        m_tokens(stream.tokens),
+        m_count(stream.tokens.size()),
+        m_chain_roots(options.chain_roots) {
     m_facts.imports.reserve(16);
     m_facts.decorators.reserve(8);
-    m_facts.attribute_chains.reserve(std::min<std::size_t>(m_count / 16 + 8, 4096));
+    m_facts.attribute_chains.reserve(
+        m_chain_roots.empty() ? std::min<std::size_t>(m_count / 16 + 8, 4096) : 8);
   }
 
   PythonFacts run() {
@@ -33,9 +37,9 @@ class FactsBuilder {
       at_statement_start = false;
       if (token.kind == TokenKind::Identifier) {
         std::size_t end = i;
-        if (text(i) == "import") {
+        if (m_stream.text_is(token, "import")) {
           end = parse_import(next(i));
-        } else if (text(i) == "from") {
+        } else if (m_stream.text_is(token, "from")) {
           end = parse_from_import(next(i)).value_or(i);
         }
         if (end == i && !after_dot) {
@@ -71,10 +75,11 @@ class FactsBuilder {
     return i < m_count && m_tokens[i].kind == TokenKind::Identifier;
   }
   bool is_name(std::size_t i, std::string_view name) const {
-    return is_ident(i) && text(i) == name;
+    return is_ident(i) && m_stream.text_is(m_tokens[i], name);
   }
   bool is_punct(std::size_t i, std::string_view punct) const {
-    return i < m_count && m_tokens[i].kind == TokenKind::Punct && text(i) == punct;
+    return i < m_count && m_tokens[i].kind == TokenKind::Punct &&
+           m_stream.text_is(m_tokens[i], punct);
   }
   std::uint32_t column(std::size_t i) const {
     const Token& token = m_tokens[i];
@@ -84,20 +89,30 @@ class FactsBuilder {
     return token.offset - m_stream.line_starts[token.line - 1] + 1;
   }
 
-  // Reads `name(.name)*` from i into out; returns the index after it (i when there is none).
-  std::size_t read_dotted(std::size_t i, std::string& out) const {
+  // Reads `name(.name)*` from i into *out (when not null); returns the index after it (i when
+  // there is none).
+  std::size_t read_dotted(std::size_t i, std::string* out) const {
     if (!is_ident(i)) {
       return i;
     }
-    out.append(text(i));
+    if (out != nullptr) {
+      out->append(text(i));
+    }
     std::size_t j = next(i);
     while (is_punct(j, ".") && is_ident(next(j))) {
       j = next(j);
-      out.push_back('.');
-      out.append(text(j));
+      if (out != nullptr) {
+        out->push_back('.');
+        out->append(text(j));
+      }
       j = next(j);
     }
     return j;
+  }
+
+  bool keeps_chain_from(std::string_view root) const {
+    return m_chain_roots.empty() ||
+           std::find(m_chain_roots.begin(), m_chain_roots.end(), root) != m_chain_roots.end();
   }
 
   // Skips `as alias` if present.
@@ -112,7 +127,7 @@ class FactsBuilder {
   std::size_t parse_import(std::size_t i) {
     while (true) {
       PythonImport entry;
-      const std::size_t after = read_dotted(i, entry.module);
+      const std::size_t after = read_dotted(i, &entry.module);
       if (after == i) {
         return i;
       }
@@ -134,7 +149,7 @@ class FactsBuilder {
       i = next(i);
     }
     if (!is_name(i, "import")) {
-      i = read_dotted(i, module);
+      i = read_dotted(i, &module);
     }
     if (module.empty() || !is_name(i, "import")) {
       return std::nullopt;
@@ -167,7 +182,7 @@ class FactsBuilder {
   // After '@' at the start of a logical line: the decorator's dotted name.
   std::size_t parse_decorator(std::size_t i) {
     PythonDotted entry;
-    const std::size_t after = read_dotted(i, entry.name);
+    const std::size_t after = read_dotted(i, &entry.name);
     entry.line = m_tokens[i].line;
     entry.column = column(i);
     m_facts.decorators.push_back(std::move(entry));
@@ -181,8 +196,11 @@ class FactsBuilder {
     if (!(is_punct(first, ".") && is_ident(next(first)))) {
       return first;
     }
+    if (!keeps_chain_from(text(i))) {
+      return read_dotted(i, nullptr);
+    }
     PythonDotted entry;
-    const std::size_t after = read_dotted(i, entry.name);
+    const std::size_t after = read_dotted(i, &entry.name);
     entry.line = m_tokens[i].line;
     entry.column = column(i);
     m_facts.attribute_chains.push_back(std::move(entry));
@@ -192,13 +210,14 @@ class FactsBuilder {
   const TokenStream& m_stream;
   const std::vector<Token>& m_tokens;
   std::size_t m_count;
+  std::span<const std::string_view> m_chain_roots;
   PythonFacts m_facts;
 };
 
 }  // namespace
 
-PythonFacts extract_python_facts(const TokenStream& tokens) {
-  return FactsBuilder(tokens).run();
+PythonFacts extract_python_facts(const TokenStream& tokens, const PythonFactsOptions& options) {
+  return FactsBuilder(tokens, options).run();
 }
 
 }  // namespace gpuport

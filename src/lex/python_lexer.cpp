@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "lex/char_scan.h"
+
 namespace gpuport {
 namespace {
 
@@ -13,6 +15,9 @@ namespace {
 constexpr std::uint8_t k_class_ident = 1;  // letters, '_', bytes >= 0x80
 constexpr std::uint8_t k_class_digit = 2;
 constexpr std::uint8_t k_class_blank = 4;  // ' ', '\t', '\f', '\v', '\r'
+constexpr std::uint8_t k_class_op = 8;     // the first byte of an operator (k_ops1)
+
+constexpr std::string_view k_ops1 = "+-*/%@&|^~<>()[]{},:;.=!";
 
 constexpr std::array<std::uint8_t, 256> make_classes() {
   std::array<std::uint8_t, 256> table{};
@@ -24,6 +29,9 @@ constexpr std::array<std::uint8_t, 256> make_classes() {
     } else if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r') {
       table[c] = k_class_blank;
     }
+  }
+  for (const char op : k_ops1) {
+    table[static_cast<unsigned char>(op)] |= k_class_op;
   }
   return table;
 }
@@ -69,14 +77,12 @@ bool is_string_prefix(std::string_view name) {
   return false;
 }
 
-constexpr std::string_view k_ops1 = "+-*/%@&|^~<>()[]{},:;.=!";
-
 // Length of the longest operator at the start of `rest` (non-empty), or 0 when none starts
 // there. Three-byte: **= //= >>= <<= ...; two-byte: ** // >> << <= >= == != -> := and the
 // augmented assignments (+= -= *= /= %= &= |= ^= @=).
 std::uint32_t operator_length(std::string_view rest) {
   const char c = rest[0];
-  if (k_ops1.find(c) == std::string_view::npos) {
+  if ((k_classes[static_cast<unsigned char>(c)] & k_class_op) == 0) {
     return 0;
   }
   const char d = rest.size() > 1 ? rest[1] : '\0';
@@ -121,6 +127,10 @@ class PythonLexer {
     }
     while (m_pos < n) {
       const unsigned char c = static_cast<unsigned char>(m_src[m_pos]);
+      if (is_ident_start(c)) {  // the most common first byte, tested before the switch
+        lex_name();
+        continue;
+      }
       switch (c) {
         case ' ':
         case '\t':
@@ -150,8 +160,6 @@ class PythonLexer {
       }
       if (is_digit(c) || (c == '.' && m_pos + 1 < n && is_digit(m_src[m_pos + 1]))) {
         lex_number();
-      } else if (is_ident_start(c)) {
-        lex_name();
       } else {
         lex_operator();
       }
@@ -164,17 +172,7 @@ class PythonLexer {
  private:
   void compute_line_starts() {
     m_out.line_starts.push_back(0);
-    const char* data = m_src.data();
-    const char* end = data + m_src.size();
-    const char* p = data;
-    while (p < end) {
-      const void* hit = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-      if (hit == nullptr) {
-        break;
-      }
-      p = static_cast<const char*>(hit) + 1;
-      m_out.line_starts.push_back(static_cast<std::uint32_t>(p - data));
-    }
+    char_scan::append_line_starts(m_src, 0, m_out.line_starts);
   }
 
   void emit(std::uint32_t begin, std::uint32_t end, TokenKind kind, std::uint32_t line,
@@ -390,7 +388,7 @@ class PythonLexer {
         c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r') {
       return false;
     }
-    return k_ops1.find(static_cast<char>(c)) == std::string_view::npos;
+    return (k_classes[c] & k_class_op) == 0;
   }
 
   std::string_view m_src;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,12 @@ struct PythonFacts {
   std::vector<PythonDotted> attribute_chains;  // maximal a.b.c chains of two or more names
 };
 
-PythonFacts extract_python_facts(const TokenStream& tokens);
+// Attribute chains are most of the facts of a file (every `self.x`). A caller that reads only
+// some of them names their first components in `chain_roots`; empty keeps every chain.
+struct PythonFactsOptions {
+  std::span<const std::string_view> chain_roots;
+};
+
+PythonFacts extract_python_facts(const TokenStream& tokens, const PythonFactsOptions& options = {});
 
 }  // namespace gpuport

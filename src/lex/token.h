@@ -1,6 +1,7 @@
 // Tokens produced by every lexer: a kind, a byte range into the source and the #if context.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -65,6 +66,22 @@ struct TokenStream {
 
   std::string_view text(const Token& token) const {
     return source.substr(token.offset, token.length);
+  }
+  // text(token) == expected, for a token of this stream; the length is compared first, so most
+  // calls read no source byte.
+  bool text_is(const Token& token, std::string_view expected) const {
+    if (token.length != expected.size()) {
+      return false;
+    }
+    // A byte loop, not memcmp: the texts compared are a few bytes (punctuators, keywords), and
+    // the loop unrolls for literals instead of becoming a library call.
+    const char* text = source.data() + token.offset;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (text[i] != expected[i]) {
+        return false;
+      }
+    }
+    return true;
   }
   // 1-based byte column of an offset.
   std::uint32_t column_of(std::uint32_t offset) const;

@@ -1,8 +1,8 @@
-// JSON report: one ordered document mirroring ScanResult; every string passes valid_utf8().
+// JSON report: one ordered document mirroring ScanResult, streamed; every string is written as
+// valid UTF-8.
 #include "report/json_report.h"
 
-#include <nlohmann/json.hpp>
-
+#include "report/json_writer.h"
 #include "report/report_groups.h"
 #include "report/text_util.h"
 #include "version.h"
@@ -11,243 +11,295 @@ namespace gpuport {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json str(std::string_view text) {
-  return Json(valid_utf8(text));
-}
-
-Json string_list(const std::vector<std::string>& items) {
-  Json list = Json::array();
+void string_list(JsonWriter& w, std::string_view name, const std::vector<std::string>& items) {
+  w.key(name);
+  w.begin_array();
   for (const std::string& item : items) {
-    list.push_back(str(item));
+    w.value(item);
   }
-  return list;
+  w.end_array();
 }
 
-Json summary(const ScanResult& result) {
-  Json out;
-  out["files"] = result.files_scanned;
-  out["bytes"] = result.bytes_scanned;
-  out["seconds"] = result.seconds;
-  out["ignored_entries"] = result.ignored_entries;
-  const auto highest = highest_tier(result);
-  out["highest_tier"] = highest ? Json(std::string(tier_name(*highest))) : Json(nullptr);
-  out["findings"] = result.findings.size();
-  Json by_tier = Json::object();
+void summary(JsonWriter& w, const ScanResult& result) {
+  w.key("summary");
+  w.begin_object();
+  w.field("files", result.files_scanned);
+  w.field("bytes", result.bytes_scanned);
+  w.field("seconds", result.seconds);
+  w.field("ignored_entries", result.ignored_entries);
+  if (const auto highest = highest_tier(result)) {
+    w.field("highest_tier", tier_name(*highest));
+  } else {
+    w.null_field("highest_tier");
+  }
+  w.field("findings", result.findings.size());
+  w.key("findings_by_tier");
+  w.begin_object();
   const auto tiers = findings_by_tier(result);
   for (std::size_t i = 0; i < k_tier_count; ++i) {
-    by_tier[std::string(tier_name(static_cast<Tier>(i)))] = tiers[i];
+    w.field(tier_name(static_cast<Tier>(i)), tiers[i]);
   }
-  out["findings_by_tier"] = by_tier;
-  Json by_rule = Json::object();
+  w.end_object();
+  w.key("findings_by_rule");
+  w.begin_object();
   for (const RuleCount& entry : findings_by_rule(result)) {
-    by_rule[std::string(entry.rule->id)] = entry.count;
+    w.field(entry.rule->id, entry.count);
   }
-  out["findings_by_rule"] = by_rule;
-  return out;
+  w.end_object();
+  w.end_object();
 }
 
-Json rules(const ScanResult& result, const ReportOptions& options) {
-  Json list = Json::array();
+void rules(JsonWriter& w, const ScanResult& result, const ReportOptions& options) {
+  w.key("rules");
+  w.begin_array();
   for (const RuleCount& entry : findings_by_rule(result)) {
     const RuleInfo& rule = *entry.rule;
-    Json row;
-    row["id"] = std::string(rule.id);
-    row["family"] = std::string(rule.family);
-    row["component"] = str(rule.component);
-    row["tier"] = std::string(tier_name(rule.tier));
-    row["severity"] = std::string(severity_name(rule.severity));
-    row["effort_hours"] = rule.effort_hours;
-    row["summary"] = str(rule.summary);
-    row["fix"] = str(rule.fix);
-    row["doc"] = options.rule_doc_base + std::string(rule.id) + ".md";
-    list.push_back(std::move(row));
+    w.begin_object();
+    w.field("id", rule.id);
+    w.field("family", rule.family);
+    w.field("component", rule.component);
+    w.field("tier", tier_name(rule.tier));
+    w.field("severity", severity_name(rule.severity));
+    w.field("effort_hours", rule.effort_hours);
+    w.field("summary", rule.summary);
+    w.field("fix", rule.fix);
+    w.field("doc", options.rule_doc_base + std::string(rule.id) + ".md");
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
-Json languages(const ScanResult& result) {
-  Json out = Json::object();
+void languages(JsonWriter& w, const ScanResult& result) {
+  w.key("languages");
+  w.begin_object();
   for (const auto& [language, stats] : result.languages) {
-    out[std::string(language_name(language))] = {
-        {"files", stats.files}, {"bytes", stats.bytes}, {"lines", stats.lines}};
+    w.key(language_name(language));
+    w.begin_object();
+    w.field("files", stats.files);
+    w.field("bytes", stats.bytes);
+    w.field("lines", stats.lines);
+    w.end_object();
   }
-  return out;
+  w.end_object();
 }
 
-Json evidence_list(const std::vector<Evidence>& evidence) {
-  Json list = Json::array();
-  for (const Evidence& item : evidence) {
-    list.push_back({{"file", str(item.file)}, {"line", item.line}});
-  }
-  return list;
-}
-
-Json components(const ScanResult& result) {
-  Json list = Json::array();
+void components(JsonWriter& w, const ScanResult& result) {
+  w.key("components");
+  w.begin_array();
   for (const Component& component : result.components) {
-    Json row;
-    row["name"] = str(component.name);
-    row["layer"] = std::string(tier_name(component.layer));
-    row["amd_status"] = str(component.amd_status);
-    row["amd_equivalent"] = str(component.amd_equivalent);
-    row["cost"] = str(component.cost);
-    row["findings"] = component.findings;
-    row["effort_hours"] = component.effort_hours;
-    row["evidence"] = evidence_list(component.evidence);
-    list.push_back(std::move(row));
+    w.begin_object();
+    w.field("name", component.name);
+    w.field("layer", tier_name(component.layer));
+    w.field("amd_status", component.amd_status);
+    w.field("amd_equivalent", component.amd_equivalent);
+    w.field("cost", component.cost);
+    w.field("findings", component.findings);
+    w.field("effort_hours", component.effort_hours);
+    w.key("evidence");
+    w.begin_array();
+    for (const Evidence& item : component.evidence) {
+      w.begin_object();
+      w.field("file", item.file);
+      w.field("line", item.line);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
-Json findings(const ScanResult& result) {
-  Json list = Json::array();
-  for (const Finding& finding : result.findings) {
-    const RuleInfo* rule = rule_of(finding);
-    Json row;
-    row["rule"] = rule != nullptr ? Json(std::string(rule->id)) : Json(nullptr);
-    row["tier"] = rule != nullptr ? Json(std::string(tier_name(rule->tier))) : Json(nullptr);
-    row["severity"] =
-        rule != nullptr ? Json(std::string(severity_name(rule->severity))) : Json(nullptr);
-    row["file"] = str(finding.file);
-    row["line"] = finding.line;
-    row["column"] = finding.column;
-    row["excerpt"] = str(finding.excerpt);
-    row["detail"] = str(finding.detail);
-    row["context"] = std::string(context_name(finding.context));
-    row["message"] = rule != nullptr ? str(rule->summary) : Json("");
-    list.push_back(std::move(row));
+void finding(JsonWriter& w, const Finding& finding) {
+  const RuleInfo* rule = rule_of(finding);
+  w.begin_object();
+  if (rule != nullptr) {
+    w.field("rule", rule->id);
+    w.field("tier", tier_name(rule->tier));
+    w.field("severity", severity_name(rule->severity));
+  } else {
+    w.null_field("rule");
+    w.null_field("tier");
+    w.null_field("severity");
   }
-  return list;
+  w.field("file", finding.file);
+  w.field("line", finding.line);
+  w.field("column", finding.column);
+  w.field("excerpt", finding.excerpt);
+  w.field("detail", finding.detail);
+  w.field("context", context_name(finding.context));
+  w.field("message", rule != nullptr ? rule->summary : std::string_view());
+  w.end_object();
 }
 
-Json features(const KernelFeatures& features) {
-  Json out;
-  out["ptx_instructions"] = string_list(features.ptx_instructions);
-  out["warp_intrinsics"] = string_list(features.warp_intrinsics);
-  out["wmma"] = features.wmma;
-  out["mma_ptx"] = features.mma_ptx;
-  out["static_shared_bytes"] =
-      features.static_shared_bytes ? Json(*features.static_shared_bytes) : Json(nullptr);
-  out["atomics"] = features.atomics;
-  out["textures"] = features.textures;
-  out["surfaces"] = features.surfaces;
-  out["cooperative_groups"] = features.cooperative_groups;
-  out["dynamic_parallelism"] = features.dynamic_parallelism;
-  return out;
+void findings(JsonWriter& w, const ScanResult& result, const ReportOptions& options) {
+  w.key("findings");
+  w.begin_array();
+  w.elements(result.findings.size(), options.jobs,
+             [&](JsonWriter& out, std::size_t i) { finding(out, result.findings[i]); });
+  w.end_array();
 }
 
-Json kernels(const ScanResult& result) {
-  Json list = Json::array();
-  for (const Kernel& kernel : result.kernels) {
-    Json row;
-    row["name"] = str(kernel.name);
-    row["file"] = str(kernel.file);
-    row["line"] = kernel.line;
-    row["lines_of_code"] = kernel.lines_of_code;
-    row["template"] = kernel.is_template;
-    row["via_macro"] = kernel.via_macro;
-    row["context"] = std::string(context_name(kernel.context));
-    row["features"] = features(kernel.features);
-    list.push_back(std::move(row));
+void features(JsonWriter& w, const KernelFeatures& features) {
+  w.key("features");
+  w.begin_object();
+  string_list(w, "ptx_instructions", features.ptx_instructions);
+  string_list(w, "warp_intrinsics", features.warp_intrinsics);
+  w.field("wmma", features.wmma);
+  w.field("mma_ptx", features.mma_ptx);
+  if (features.static_shared_bytes) {
+    w.field("static_shared_bytes", *features.static_shared_bytes);
+  } else {
+    w.null_field("static_shared_bytes");
   }
-  return list;
+  w.field("atomics", features.atomics);
+  w.field("textures", features.textures);
+  w.field("surfaces", features.surfaces);
+  w.field("cooperative_groups", features.cooperative_groups);
+  w.field("dynamic_parallelism", features.dynamic_parallelism);
+  w.end_object();
 }
 
-Json launches(const ScanResult& result) {
-  Json list = Json::array();
+void kernel(JsonWriter& w, const Kernel& kernel) {
+  w.begin_object();
+  w.field("name", kernel.name);
+  w.field("file", kernel.file);
+  w.field("line", kernel.line);
+  w.field("lines_of_code", kernel.lines_of_code);
+  w.field("template", kernel.is_template);
+  w.field("via_macro", kernel.via_macro);
+  w.field("context", context_name(kernel.context));
+  features(w, kernel.features);
+  w.end_object();
+}
+
+void kernels(JsonWriter& w, const ScanResult& result, const ReportOptions& options) {
+  w.key("kernels");
+  w.begin_array();
+  w.elements(result.kernels.size(), options.jobs,
+             [&](JsonWriter& out, std::size_t i) { kernel(out, result.kernels[i]); });
+  w.end_array();
+}
+
+void launches(JsonWriter& w, const ScanResult& result) {
+  w.key("launches");
+  w.begin_array();
   for (const LaunchSite& launch : result.launches) {
-    list.push_back({{"kernel", str(launch.kernel)},
-                    {"file", str(launch.file)},
-                    {"line", launch.line},
-                    {"kind", std::string(launch_kind_name(launch.kind))}});
+    w.begin_object();
+    w.field("kernel", launch.kernel);
+    w.field("file", launch.file);
+    w.field("line", launch.line);
+    w.field("kind", launch_kind_name(launch.kind));
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
-Json instantiation_files(const ScanResult& result) {
-  Json list = Json::array();
+void instantiation_files(JsonWriter& w, const ScanResult& result) {
+  w.key("instantiation_files");
+  w.begin_array();
   for (const InstantiationFile& file : result.instantiation_files) {
-    list.push_back({{"file", str(file.file)}, {"instantiations", file.instantiations}});
+    w.begin_object();
+    w.field("file", file.file);
+    w.field("instantiations", file.instantiations);
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
-Json artifacts(const ScanResult& result) {
-  Json list = Json::array();
+void artifacts(JsonWriter& w, const ScanResult& result) {
+  w.key("artifacts");
+  w.begin_array();
   for (const Artifact& artifact : result.artifacts) {
-    list.push_back({{"file", str(artifact.file)},
-                    {"kind", std::string(artifact_kind_name(artifact.kind))},
-                    {"bytes", artifact.bytes},
-                    {"line", artifact.line}});
+    w.begin_object();
+    w.field("file", artifact.file);
+    w.field("kind", artifact_kind_name(artifact.kind));
+    w.field("bytes", artifact.bytes);
+    w.field("line", artifact.line);
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
-Json amd_path(const ScanResult& result) {
-  Json list = Json::array();
+void amd_path(JsonWriter& w, const ScanResult& result) {
+  w.key("amd_path");
+  w.begin_array();
   for (const AmdPathSign& sign : result.amd_path) {
-    list.push_back({{"kind", std::string(amd_path_kind_name(sign.kind))},
-                    {"file", str(sign.file)},
-                    {"line", sign.line},
-                    {"detail", str(sign.detail)}});
+    w.begin_object();
+    w.field("kind", amd_path_kind_name(sign.kind));
+    w.field("file", sign.file);
+    w.field("line", sign.line);
+    w.field("detail", sign.detail);
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
-Json skipped(const ScanResult& result) {
-  Json list = Json::array();
+void skipped(JsonWriter& w, const ScanResult& result) {
+  w.key("skipped");
+  w.begin_array();
   for (const SkippedEntry& entry : result.skipped) {
-    list.push_back({{"path", str(entry.path)},
-                    {"reason", std::string(skip_reason_name(entry.reason))},
-                    {"size", entry.size},
-                    {"detail", str(entry.detail)}});
+    w.begin_object();
+    w.field("path", entry.path);
+    w.field("reason", skip_reason_name(entry.reason));
+    w.field("size", entry.size);
+    w.field("detail", entry.detail);
+    w.end_object();
   }
-  return list;
-}
-
-Json skipped_counts(const ScanResult& result) {
-  Json out = Json::object();
+  w.end_array();
+  w.key("skipped_by_reason");
+  w.begin_object();
   for (const NameCount& entry : skipped_by_reason(result)) {
-    out[entry.name] = entry.count;
+    w.field(entry.name, entry.count);
   }
-  return out;
+  w.end_object();
 }
 
-Json warnings(const ScanResult& result) {
-  Json list = Json::array();
+void warnings(JsonWriter& w, const ScanResult& result) {
+  w.key("warnings");
+  w.begin_array();
   for (const FileWarning& warning : result.warnings) {
-    list.push_back({{"file", str(warning.file)},
-                    {"line", warning.line},
-                    {"column", warning.column},
-                    {"message", str(warning.message)}});
+    w.begin_object();
+    w.field("file", warning.file);
+    w.field("line", warning.line);
+    w.field("column", warning.column);
+    w.field("message", warning.message);
+    w.end_object();
   }
-  return list;
+  w.end_array();
 }
 
 }  // namespace
 
+void write_json(const ScanResult& result, const ReportOptions& options, OutputSink& sink) {
+  JsonWriter w(sink);
+  w.begin_object();
+  w.field("schema_version", k_json_schema_version);
+  w.key("tool");
+  w.begin_object();
+  w.field("name", "gpuport");
+  w.field("version", k_version);
+  w.end_object();
+  w.field("root", result.root);
+  summary(w, result);
+  languages(w, result);
+  components(w, result);
+  findings(w, result, options);
+  rules(w, result, options);
+  kernels(w, result, options);
+  launches(w, result);
+  instantiation_files(w, result);
+  artifacts(w, result);
+  amd_path(w, result);
+  skipped(w, result);
+  warnings(w, result);
+  w.end_object();
+  w.finish();
+}
+
 std::string render_json(const ScanResult& result, const ReportOptions& options) {
-  Json document;
-  document["schema_version"] = std::string(k_json_schema_version);
-  document["tool"] = {{"name", "gpuport"}, {"version", k_version}};
-  document["root"] = str(result.root);
-  document["summary"] = summary(result);
-  document["languages"] = languages(result);
-  document["components"] = components(result);
-  document["findings"] = findings(result);
-  document["rules"] = rules(result, options);
-  document["kernels"] = kernels(result);
-  document["launches"] = launches(result);
-  document["instantiation_files"] = instantiation_files(result);
-  document["artifacts"] = artifacts(result);
-  document["amd_path"] = amd_path(result);
-  document["skipped"] = skipped(result);
-  document["skipped_by_reason"] = skipped_counts(result);
-  document["warnings"] = warnings(result);
-  // Every string was repaired above; `replace` is a second guard so a dump can never throw.
-  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  StringSink sink;
+  write_json(result, options, sink);
+  return std::move(sink.text());
 }
 
 }  // namespace gpuport

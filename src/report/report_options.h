@@ -18,6 +18,8 @@ struct ReportOptions {
   // empty when unknown.
   std::string root_uri;
   std::size_t max_kernels = 20;  // kernels listed by the text and Markdown reports
+  // Threads the JSON and SARIF writers may render long lists on; the output is the same.
+  unsigned jobs = 1;
 };
 
 }  // namespace gpuport

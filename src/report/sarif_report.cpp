@@ -3,8 +3,7 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
-
+#include "report/json_writer.h"
 #include "report/report_groups.h"
 #include "report/text_util.h"
 #include "scan/rules/catalog.h"
@@ -14,10 +13,11 @@ namespace gpuport {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json text(std::string_view value) {
-  return {{"text", valid_utf8(value)}};
+void text_object(JsonWriter& w, std::string_view name, std::string_view value) {
+  w.key(name);
+  w.begin_object();
+  w.field("text", value);
+  w.end_object();
 }
 
 bool unreserved(unsigned char c) {
@@ -38,52 +38,71 @@ std::string percent_encode(std::string_view path) {
   return out;
 }
 
-Json rule_descriptor(const RuleInfo& rule, const ReportOptions& options) {
-  Json out;
-  out["id"] = std::string(rule.id);
-  out["name"] = valid_utf8(rule.component);
-  out["shortDescription"] = text(rule.summary);
-  out["fullDescription"] = text(fmt::format("{} Fix: {}", rule.summary, rule.fix));
-  out["help"] =
-      text(fmt::format("{} (tier {}, severity {}, about {} engineer-hours each)", rule.fix,
-                       tier_name(rule.tier), severity_name(rule.severity), rule.effort_hours));
-  out["helpUri"] = options.rule_doc_base + std::string(rule.id) + ".md";
-  out["defaultConfiguration"] = {{"level", std::string(sarif_level(rule.tier, rule.severity))}};
-  out["properties"] = {{"tier", std::string(tier_name(rule.tier))},
-                       {"severity", std::string(severity_name(rule.severity))},
-                       {"effort_hours", rule.effort_hours},
-                       {"family", std::string(rule.family)}};
-  return out;
+void rule_descriptor(JsonWriter& w, const RuleInfo& rule, const ReportOptions& options) {
+  w.begin_object();
+  w.field("id", rule.id);
+  w.field("name", rule.component);
+  text_object(w, "shortDescription", rule.summary);
+  text_object(w, "fullDescription", fmt::format("{} Fix: {}", rule.summary, rule.fix));
+  text_object(w, "help",
+              fmt::format("{} (tier {}, severity {}, about {} engineer-hours each)", rule.fix,
+                          tier_name(rule.tier), severity_name(rule.severity), rule.effort_hours));
+  w.field("helpUri", options.rule_doc_base + std::string(rule.id) + ".md");
+  w.key("defaultConfiguration");
+  w.begin_object();
+  w.field("level", sarif_level(rule.tier, rule.severity));
+  w.end_object();
+  w.key("properties");
+  w.begin_object();
+  w.field("tier", tier_name(rule.tier));
+  w.field("severity", severity_name(rule.severity));
+  w.field("effort_hours", rule.effort_hours);
+  w.field("family", rule.family);
+  w.end_object();
+  w.end_object();
 }
 
-Json result_of(const Finding& finding, const RuleInfo& rule) {
-  Json region;
-  region["startLine"] = std::max<std::uint32_t>(finding.line, 1);
+void result_of(JsonWriter& w, const Finding& finding, const RuleInfo& rule) {
+  w.begin_object();
+  w.field("ruleId", rule.id);
+  w.field("ruleIndex", finding.rule);
+  w.field("level", sarif_level(rule.tier, rule.severity));
+  if (finding.detail.empty()) {
+    text_object(w, "message", rule.summary);
+  } else {
+    // The writer repairs invalid UTF-8 itself, the same way valid_utf8() does.
+    text_object(w, "message", std::string(rule.summary) + " (" + finding.detail + ")");
+  }
+  w.key("locations");
+  w.begin_array();
+  w.begin_object();
+  w.key("physicalLocation");
+  w.begin_object();
+  w.key("artifactLocation");
+  w.begin_object();
+  w.field("uri", relative_uri(is_valid_utf8(finding.file) ? std::string_view(finding.file)
+                                                          : valid_utf8(finding.file)));
+  w.field("uriBaseId", "SRCROOT");
+  w.end_object();
+  w.key("region");
+  w.begin_object();
+  w.field("startLine", std::max<std::uint32_t>(finding.line, 1));
   if (finding.column > 0) {
-    region["startColumn"] = finding.column;
+    w.field("startColumn", finding.column);
   }
   if (!finding.excerpt.empty()) {
-    region["snippet"] = text(finding.excerpt);
+    text_object(w, "snippet", finding.excerpt);
   }
-  Json location;
-  location["physicalLocation"] = {
-      {"artifactLocation",
-       {{"uri", relative_uri(valid_utf8(finding.file))}, {"uriBaseId", "SRCROOT"}}},
-      {"region", region}};
-
-  std::string message(rule.summary);
-  if (!finding.detail.empty()) {
-    message += " (" + valid_utf8(finding.detail) + ")";
-  }
-  Json out;
-  out["ruleId"] = std::string(rule.id);
-  out["ruleIndex"] = finding.rule;
-  out["level"] = std::string(sarif_level(rule.tier, rule.severity));
-  out["message"] = text(message);
-  out["locations"] = Json::array({location});
-  out["properties"] = {{"tier", std::string(tier_name(rule.tier))},
-                       {"context", std::string(context_name(finding.context))}};
-  return out;
+  w.end_object();
+  w.end_object();
+  w.end_object();
+  w.end_array();
+  w.key("properties");
+  w.begin_object();
+  w.field("tier", tier_name(rule.tier));
+  w.field("context", context_name(finding.context));
+  w.end_object();
+  w.end_object();
 }
 
 }  // namespace
@@ -113,40 +132,67 @@ std::string relative_uri(std::string_view path) {
   return percent_encode(path);
 }
 
-std::string render_sarif(const ScanResult& result, const ReportOptions& options) {
-  Json rules = Json::array();
-  for (const RuleInfo& rule : rule_catalog()) {
-    rules.push_back(rule_descriptor(rule, options));
-  }
-  Json driver;
-  driver["name"] = "gpuport";
-  driver["version"] = k_version;
-  driver["semanticVersion"] = k_version;
-  driver["rules"] = std::move(rules);
+void write_sarif(const ScanResult& result, const ReportOptions& options, OutputSink& sink) {
+  JsonWriter w(sink);
+  w.begin_object();
+  w.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  w.field("version", "2.1.0");
+  w.key("runs");
+  w.begin_array();
+  w.begin_object();
 
-  Json results = Json::array();
+  w.key("tool");
+  w.begin_object();
+  w.key("driver");
+  w.begin_object();
+  w.field("name", "gpuport");
+  w.field("version", k_version);
+  w.field("semanticVersion", k_version);
+  w.key("rules");
+  w.begin_array();
+  for (const RuleInfo& rule : rule_catalog()) {
+    rule_descriptor(w, rule, options);
+  }
+  w.end_array();
+  w.end_object();
+  w.end_object();
+
+  w.key("originalUriBaseIds");
+  w.begin_object();
+  w.key("SRCROOT");
+  w.begin_object();
+  if (!options.root_uri.empty()) {
+    w.field("uri", options.root_uri);
+  }
+  text_object(w, "description", "The scanned root directory");
+  w.end_object();
+  w.end_object();
+
+  w.key("results");
+  w.begin_array();
+  // Findings of unknown rules (none in practice) are left out.
+  std::vector<const Finding*> known;
+  known.reserve(result.findings.size());
   for (const Finding& finding : result.findings) {
-    if (const RuleInfo* rule = rule_of(finding)) {
-      results.push_back(result_of(finding, *rule));
+    if (rule_of(finding) != nullptr) {
+      known.push_back(&finding);
     }
   }
+  w.elements(known.size(), options.jobs, [&](JsonWriter& out, std::size_t i) {
+    result_of(out, *known[i], *rule_of(*known[i]));
+  });
+  w.end_array();
 
-  Json base;
-  if (!options.root_uri.empty()) {
-    base["uri"] = options.root_uri;
-  }
-  base["description"] = text("The scanned root directory");
+  w.end_object();
+  w.end_array();
+  w.end_object();
+  w.finish();
+}
 
-  Json run;
-  run["tool"] = {{"driver", std::move(driver)}};
-  run["originalUriBaseIds"] = {{"SRCROOT", std::move(base)}};
-  run["results"] = std::move(results);
-
-  Json document;
-  document["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
-  document["version"] = "2.1.0";
-  document["runs"] = Json::array({std::move(run)});
-  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+std::string render_sarif(const ScanResult& result, const ReportOptions& options) {
+  StringSink sink;
+  write_sarif(result, options, sink);
+  return std::move(sink.text());
 }
 
 }  // namespace gpuport

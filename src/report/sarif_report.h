@@ -4,12 +4,15 @@
 #include <string>
 #include <string_view>
 
+#include "report/output_sink.h"
 #include "report/report_options.h"
 #include "scan/scan_result.h"
 #include "scan/tier.h"
 
 namespace gpuport {
 
+// Streams the report into `sink`; render_sarif() returns the same bytes as one string.
+void write_sarif(const ScanResult& result, const ReportOptions& options, OutputSink& sink);
 std::string render_sarif(const ScanResult& result, const ReportOptions& options);
 
 // "error" for rewrite-tier or high-severity rules, "warning" for retune and mechanical,

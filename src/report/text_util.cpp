@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace gpuport {
 
@@ -93,6 +94,30 @@ std::string valid_utf8(std::string_view text) {
     i += length;
   }
   return out;
+}
+
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    // ASCII runs, the usual case, eight bytes at a time.
+    while (i + 8 <= text.size()) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, text.data() + i, 8);
+      if ((word & 0x8080808080808080ull) != 0) {
+        break;
+      }
+      i += 8;
+    }
+    if (i >= text.size()) {
+      break;
+    }
+    bool valid = false;
+    i += sequence_prefix(text, i, valid);
+    if (!valid) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::string printable(std::string_view text) {

@@ -11,6 +11,9 @@ namespace gpuport {
 // `text` with every invalid UTF-8 sequence replaced by U+FFFD (one per maximal bad subpart).
 std::string valid_utf8(std::string_view text);
 
+// True when valid_utf8(text) == text, without building a copy.
+bool is_valid_utf8(std::string_view text);
+
 // valid_utf8() plus control characters (C0, DEL, C1) replaced by '?', so source excerpts cannot
 // move the cursor or inject escape sequences into a terminal.
 std::string printable(std::string_view text);

@@ -35,10 +35,16 @@ struct Density {
   std::size_t first_literal = std::string_view::npos;  // offset in the window
 };
 
-Density measure(std::string_view window) {
+// `stop_when_sparse`: give up (the result is then not dense()) once non-literal bytes are more
+// than 40% of the window, since literals could no longer reach 60% of the non-blank bytes.
+Density measure(std::string_view window, bool stop_when_sparse = false) {
   Density d;
   std::size_t i = 0;
+  const std::size_t sparse_limit = window.size() * 2 / 5;
   while (i < window.size()) {
+    if (stop_when_sparse && d.other_bytes > sparse_limit) {
+      break;
+    }
     const char c = window[i];
     if (is_blank(c)) {
       ++i;
@@ -121,12 +127,12 @@ bool looks_like_embedded_binary(std::string_view source) {
   }
   std::string_view head = source.substr(0, k_probe_bytes);
   const std::size_t brace = head.find('{');
-  if (brace == std::string_view::npos || !dense(measure(head.substr(brace + 1)))) {
+  if (brace == std::string_view::npos || !dense(measure(head.substr(brace + 1), true))) {
     return false;
   }
   // A lookup table at the top of ordinary code is not enough: the middle must be data too.
   std::string_view middle = source.substr(source.size() / 2, k_probe_bytes);
-  return dense(measure(middle));
+  return dense(measure(middle, true));
 }
 
 void analyze_embedded_binary(const std::string& path, std::string_view source, FileAnalysis& out) {

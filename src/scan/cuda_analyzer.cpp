@@ -1,6 +1,8 @@
 // analyze_cuda: one pass over a C/C++/CUDA file's tokens, dispatching to the rule families and
 // filling the kernel inventory.
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "scan/file_analysis.h"
 #include "scan/inventory.h"
@@ -123,18 +125,30 @@ void inherit_helper_features(SourceContext& ctx) {
   if (ctx.device_functions.empty()) {
     return;
   }
+  // Helper indices by name, each list ascending: one look-up per call name instead of a scan
+  // of every helper (a file may hold hundreds of helpers and thousands of calls).
+  std::unordered_map<std::string_view, std::vector<std::size_t>> helpers_named;
+  for (std::size_t d = 0; d < ctx.device_functions.size(); ++d) {
+    helpers_named[ctx.device_functions[d].name].push_back(d);
+  }
+  std::vector<std::string_view> pending;
+  std::vector<bool> visited;
   for (std::size_t k = 0; k < ctx.out.kernels.size() && k < ctx.kernel_callees.size(); ++k) {
-    std::vector<std::string_view> pending = ctx.kernel_callees[k];
-    std::vector<bool> visited(ctx.device_functions.size(), false);
+    pending = ctx.kernel_callees[k];
+    visited.assign(ctx.device_functions.size(), false);
     while (!pending.empty()) {
       std::string_view name = pending.back();
       pending.pop_back();
-      for (std::size_t d = 0; d < ctx.device_functions.size(); ++d) {
-        DeviceFunction& helper = ctx.device_functions[d];
-        if (visited[d] || helper.name != name) {
+      auto named = helpers_named.find(name);
+      if (named == helpers_named.end()) {
+        continue;
+      }
+      for (std::size_t d : named->second) {
+        if (visited[d]) {
           continue;
         }
         visited[d] = true;
+        const DeviceFunction& helper = ctx.device_functions[d];
         merge_features(ctx.out.kernels[k].features, helper.features);
         pending.insert(pending.end(), helper.callees.begin(), helper.callees.end());
       }

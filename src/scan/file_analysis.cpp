@@ -28,11 +28,11 @@ std::string make_excerpt(std::string_view line) {
     }
     line = line.substr(0, cut);
   }
-  std::string out;
-  out.reserve(line.size());
-  for (char c : line) {
-    unsigned char u = static_cast<unsigned char>(c);
-    out.push_back(u < 0x20 && c != '\t' ? ' ' : c);
+  std::string out(line);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t') {
+      c = ' ';
+    }
   }
   return out;
 }

@@ -43,6 +43,10 @@ bool looks_like_embedded_binary(std::string_view source);
 // Records an embedded-binary source file (artifact + finding) without lexing it.
 void analyze_embedded_binary(const std::string& path, std::string_view source, FileAnalysis& out);
 
+// The first names of the attribute chains analyze_python reads: extract_python_facts() may
+// drop every other chain (PythonFactsOptions).
+std::span<const std::string_view> python_chain_roots();
+
 // Python sources and notebook code cells: frameworks, packages, CUDA-only libraries.
 void analyze_python(const std::string& path, const TokenStream& tokens, const PythonFacts& facts,
                     FileAnalysis& out);

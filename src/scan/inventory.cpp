@@ -15,7 +15,7 @@ constexpr std::size_t k_body_limit = 4u << 20;  // tokens in one body (bounded, 
 struct Cursor {
   const TokenStream& ts;
   bool is(std::size_t i, TokenKind kind, std::string_view text) const {
-    return i < ts.tokens.size() && ts.tokens[i].kind == kind && ts.text(ts.tokens[i]) == text;
+    return i < ts.tokens.size() && ts.tokens[i].kind == kind && ts.text_is(ts.tokens[i], text);
   }
   bool punct(std::size_t i, std::string_view text) const { return is(i, TokenKind::Punct, text); }
   bool ident(std::size_t i) const {
@@ -53,17 +53,17 @@ struct Cursor {
       if (t.kind != TokenKind::Punct || (!directive && t.in_directive())) {
         continue;
       }
-      std::string_view p = ts.text(t);
-      if (p == opener) {
+      if (ts.text_is(t, opener)) {
         ++depth;
-      } else if (p == closer && --depth == 0) {
+      } else if (ts.text_is(t, closer) && --depth == 0) {
         return j;
-      } else if (opener == "<" && p == ">>") {
+      } else if (opener == "<" && ts.text_is(t, ">>")) {
         depth -= 2;
         if (depth <= 0) {
           return j;
         }
-      } else if (opener == "<" && (p == ";" || p == "{" || p == "}")) {
+      } else if (opener == "<" &&
+                 (ts.text_is(t, ";") || ts.text_is(t, "{") || ts.text_is(t, "}"))) {
         return SIZE_MAX;
       }
     }
@@ -141,7 +141,7 @@ std::size_t body_end(const Cursor& c, std::size_t open) {
     const Token& t = c.ts.tokens[j];
     if ((directive && t.kind == TokenKind::DirectiveEnd) ||
         (t.kind == TokenKind::Identifier && j > open && !t.in_directive() &&
-         c.ts.text(t) == "__global__")) {
+         c.ts.text_is(t, "__global__"))) {
       return last_close != SIZE_MAX ? last_close : j - 1;
     }
     if (!directive && t.in_directive()) {
@@ -150,10 +150,9 @@ std::size_t body_end(const Cursor& c, std::size_t open) {
     if (t.kind != TokenKind::Punct) {
       continue;
     }
-    std::string_view p = c.ts.text(t);
-    if (p == "{") {
+    if (c.ts.text_is(t, "{")) {
       ++depth;
-    } else if (p == "}") {
+    } else if (c.ts.text_is(t, "}")) {
       last_close = j;
       if (--depth == 0) {
         return j;

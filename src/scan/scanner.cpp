@@ -6,6 +6,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "lex/char_scan.h"
 #include "lex/config_reader.h"
 #include "lex/cuda_lexer.h"
 #include "lex/notebook.h"
@@ -24,7 +25,7 @@ std::uint64_t count_lines(std::string_view bytes) {
   if (bytes.empty()) {
     return 0;
   }
-  auto lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  const auto lines = static_cast<std::uint64_t>(char_scan::count_byte(bytes, '\n'));
   return bytes.back() == '\n' ? lines : lines + 1;
 }
 
@@ -61,7 +62,7 @@ void analyze_notebook(const std::string& path, std::string_view bytes, TokenStre
     return;
   }
   lex_python(code->python, tokens);
-  PythonFacts facts = extract_python_facts(tokens);
+  PythonFacts facts = extract_python_facts(tokens, {python_chain_roots()});
   analyze_python(path, tokens, facts, out);
   add_lexer_warnings(path, tokens, out);
   map_notebook_lines(code->file_line, out);
@@ -73,17 +74,62 @@ void sort_by(std::vector<T>& items, Key key) {
                    [&](const T& a, const T& b) { return key(a) < key(b); });
 }
 
-void sort_result(ScanResult& result) {
-  sort_by(result.findings,
-          [](const Finding& f) { return std::tie(f.file, f.line, f.column, f.rule, f.detail); });
-  sort_by(result.kernels, [](const Kernel& k) { return std::tie(k.file, k.line, k.name); });
-  sort_by(result.launches, [](const LaunchSite& l) { return std::tie(l.file, l.line, l.kernel); });
-  sort_by(result.instantiation_files, [](const InstantiationFile& i) { return std::tie(i.file); });
-  sort_by(result.artifacts, [](const Artifact& a) { return std::tie(a.file, a.line); });
-  sort_by(result.amd_path, [](const AmdPathSign& s) { return std::tie(s.file, s.line, s.detail); });
-  sort_by(result.skipped, [](const SkippedEntry& s) { return std::tie(s.path); });
-  sort_by(result.warnings,
-          [](const FileWarning& w) { return std::tie(w.file, w.line, w.column, w.message); });
+// The order of each list: by file, then by these fields. Sorting happens in two steps so that
+// the end of the scan does no big sort: each worker sorts a file's items by the fields after the
+// file (`within`), and the collector concatenates the files in path order.
+struct FindingOrder {
+  static const std::string& file(const Finding& f) { return f.file; }
+  static auto within(const Finding& f) { return std::tie(f.line, f.column, f.rule, f.detail); }
+};
+struct KernelOrder {
+  static const std::string& file(const Kernel& k) { return k.file; }
+  static auto within(const Kernel& k) { return std::tie(k.line, k.name); }
+};
+struct LaunchOrder {
+  static const std::string& file(const LaunchSite& l) { return l.file; }
+  static auto within(const LaunchSite& l) { return std::tie(l.line, l.kernel); }
+};
+struct ArtifactOrder {
+  static const std::string& file(const Artifact& a) { return a.file; }
+  static auto within(const Artifact& a) { return std::tie(a.line); }
+};
+struct AmdPathOrder {
+  static const std::string& file(const AmdPathSign& s) { return s.file; }
+  static auto within(const AmdPathSign& s) { return std::tie(s.line, s.detail); }
+};
+struct WarningOrder {
+  static const std::string& file(const FileWarning& w) { return w.file; }
+  static auto within(const FileWarning& w) { return std::tie(w.line, w.column, w.message); }
+};
+
+template <typename Order, typename T>
+void sort_within_file(std::vector<T>& items) {
+  if (items.size() > 1) {
+    sort_by(items, [](const T& item) { return Order::within(item); });
+  }
+}
+
+// Sorted by (file, within) as a whole. Concatenating per-file sorted lists in path order already
+// gives that unless an item names another file or came from the walker; then sort it all (the
+// result is the same stable order, since equal items always come from the same list).
+template <typename Order, typename T>
+void ensure_sorted(std::vector<T>& items) {
+  const auto less = [](const T& a, const T& b) {
+    const int files = Order::file(a).compare(Order::file(b));
+    return files != 0 ? files < 0 : Order::within(a) < Order::within(b);
+  };
+  if (!std::is_sorted(items.begin(), items.end(), less)) {
+    std::stable_sort(items.begin(), items.end(), less);
+  }
+}
+
+void sort_within_file(FileAnalysis& analysis) {
+  sort_within_file<FindingOrder>(analysis.findings);
+  sort_within_file<KernelOrder>(analysis.kernels);
+  sort_within_file<LaunchOrder>(analysis.launches);
+  sort_within_file<ArtifactOrder>(analysis.artifacts);
+  sort_within_file<AmdPathOrder>(analysis.amd_path);
+  sort_within_file<WarningOrder>(analysis.warnings);
 }
 
 template <typename T>
@@ -91,12 +137,12 @@ void append(std::vector<T>& to, std::vector<T>& from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
-// Collects the per-file results from every worker.
+// Collects the per-file results from every worker; finish() merges them in path order.
 class Collector {
  public:
   explicit Collector(ScanResult& result) : m_result(result) {}
 
-  void add_file(const DiscoveredFile& file, std::uint64_t bytes, FileAnalysis& analysis) {
+  void add_file(const DiscoveredFile& file, std::uint64_t bytes, FileAnalysis&& analysis) {
     std::lock_guard lock(m_mutex);
     LanguageStats& stats = m_result.languages[file.language];
     stats.files += 1;
@@ -104,16 +150,9 @@ class Collector {
     stats.lines += analysis.lines;
     m_result.files_scanned += 1;
     m_result.bytes_scanned += bytes;
-    if (analysis.kernels.empty() && analysis.template_instantiations > 0 &&
-        (file.language == Language::Cuda || file.language == Language::Cpp)) {
-      m_result.instantiation_files.push_back({file.path, analysis.template_instantiations});
-    }
-    append(m_result.findings, analysis.findings);
-    append(m_result.kernels, analysis.kernels);
-    append(m_result.launches, analysis.launches);
-    append(m_result.artifacts, analysis.artifacts);
-    append(m_result.amd_path, analysis.amd_path);
-    append(m_result.warnings, analysis.warnings);
+    const bool instantiates = analysis.kernels.empty() && analysis.template_instantiations > 0 &&
+                              (file.language == Language::Cuda || file.language == Language::Cpp);
+    m_files.push_back({file.path, instantiates, std::move(analysis)});
   }
 
   // A file no reader handles: counted under its language, never read.
@@ -131,12 +170,67 @@ class Collector {
 
   void add_warning(FileWarning warning) {
     std::lock_guard lock(m_mutex);
-    m_result.warnings.push_back(std::move(warning));
+    m_walk_warnings.push_back(std::move(warning));
+  }
+
+  // After the walk: every list of the result in its documented order.
+  void finish() {
+    std::sort(m_files.begin(), m_files.end(),
+              [](const CollectedFile& a, const CollectedFile& b) { return a.path < b.path; });
+    reserve_totals();
+    for (CollectedFile& file : m_files) {
+      FileAnalysis& analysis = file.analysis;
+      if (file.instantiates) {
+        m_result.instantiation_files.push_back({file.path, analysis.template_instantiations});
+      }
+      append(m_result.findings, analysis.findings);
+      append(m_result.kernels, analysis.kernels);
+      append(m_result.launches, analysis.launches);
+      append(m_result.artifacts, analysis.artifacts);
+      append(m_result.amd_path, analysis.amd_path);
+      append(m_result.warnings, analysis.warnings);
+      analysis = FileAnalysis{};
+    }
+    m_files.clear();
+    append(m_result.warnings, m_walk_warnings);
+    ensure_sorted<FindingOrder>(m_result.findings);
+    ensure_sorted<KernelOrder>(m_result.kernels);
+    ensure_sorted<LaunchOrder>(m_result.launches);
+    ensure_sorted<ArtifactOrder>(m_result.artifacts);
+    ensure_sorted<AmdPathOrder>(m_result.amd_path);
+    ensure_sorted<WarningOrder>(m_result.warnings);
+    sort_by(m_result.skipped, [](const SkippedEntry& s) { return std::tie(s.path); });
   }
 
  private:
+  // Exact capacities, so that merging never holds a list twice while it grows.
+  void reserve_totals() {
+    std::size_t findings = 0;
+    std::size_t kernels = 0;
+    std::size_t launches = 0;
+    std::size_t warnings = m_walk_warnings.size();
+    for (const CollectedFile& file : m_files) {
+      findings += file.analysis.findings.size();
+      kernels += file.analysis.kernels.size();
+      launches += file.analysis.launches.size();
+      warnings += file.analysis.warnings.size();
+    }
+    m_result.findings.reserve(findings);
+    m_result.kernels.reserve(kernels);
+    m_result.launches.reserve(launches);
+    m_result.warnings.reserve(warnings);
+  }
+
+  struct CollectedFile {
+    std::string path;
+    bool instantiates = false;  // lists as an instantiation file
+    FileAnalysis analysis;
+  };
+
   std::mutex m_mutex;
   ScanResult& m_result;
+  std::vector<CollectedFile> m_files;
+  std::vector<FileWarning> m_walk_warnings;
 };
 
 }  // namespace
@@ -159,7 +253,7 @@ void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis&
       break;
     case Language::Python: {
       lex_python(bytes, tokens);
-      PythonFacts facts = extract_python_facts(tokens);
+      PythonFacts facts = extract_python_facts(tokens, {python_chain_roots()});
       analyze_python(path, tokens, facts, out);
       add_lexer_warnings(path, tokens, out);
       break;
@@ -223,7 +317,8 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       progress->files.fetch_add(1, std::memory_order_relaxed);
       progress->bytes.fetch_add(bytes, std::memory_order_relaxed);
     }
-    collector.add_file(file, bytes, analysis);
+    sort_within_file(analysis);
+    collector.add_file(file, bytes, std::move(analysis));
   };
   callbacks.on_skip = [&](const SkippedEntry& entry) { collector.add_skip(entry); };
   callbacks.on_warning = [&](const IoError& error) {
@@ -235,7 +330,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     return tl::unexpected(walked.error());
   }
   result.ignored_entries = walked->ignored;
-  sort_result(result);
+  collector.finish();
   result.components = build_components(result);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

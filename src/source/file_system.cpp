@@ -54,16 +54,21 @@ class FdGuard {
   int m_fd;
 };
 
-// Reads until end of file; `expected_size` only sizes the first allocation.
-tl::expected<std::string, int> read_all(int fd, std::size_t expected_size) {
-  std::string buffer;
-  buffer.resize(expected_size + 1);
+// Reads until end of file; `expected_size` only sizes the first allocation. The buffer is not
+// zeroed first (std::string::resize would), since read() overwrites what is used.
+tl::expected<FileContents, int> read_all(int fd, std::size_t expected_size) {
+  std::size_t capacity = expected_size + 1;
+  auto buffer = std::make_unique_for_overwrite<char[]>(capacity);
   std::size_t used = 0;
   for (;;) {
-    if (used == buffer.size()) {
-      buffer.resize(buffer.size() * 2 + 4096);
+    if (used == capacity) {
+      const std::size_t grown = capacity * 2 + 4096;
+      auto larger = std::make_unique_for_overwrite<char[]>(grown);
+      std::memcpy(larger.get(), buffer.get(), used);
+      buffer = std::move(larger);
+      capacity = grown;
     }
-    const ssize_t got = ::read(fd, buffer.data() + used, buffer.size() - used);
+    const ssize_t got = ::read(fd, buffer.get() + used, capacity - used);
     if (got < 0) {
       if (errno == EINTR) {
         continue;
@@ -75,8 +80,7 @@ tl::expected<std::string, int> read_all(int fd, std::size_t expected_size) {
     }
     used += static_cast<std::size_t>(got);
   }
-  buffer.resize(used);
-  return buffer;
+  return FileContents::from_buffer(std::move(buffer), used);
 }
 
 // Splits "a//b/./c/" into its components.
@@ -191,6 +195,13 @@ FileContents FileContents::from_string(std::string bytes) {
   return contents;
 }
 
+FileContents FileContents::from_buffer(std::unique_ptr<char[]> bytes, std::size_t size) {
+  FileContents contents;
+  contents.m_heap = std::move(bytes);
+  contents.m_view = std::string_view(contents.m_heap.get(), size);
+  return contents;
+}
+
 FileContents FileContents::from_mapping(void* address, std::size_t size) {
   FileContents contents;
   contents.m_mapping = address;
@@ -209,12 +220,17 @@ FileContents& FileContents::operator=(FileContents&& other) noexcept {
   }
   release();
   m_buffer = std::move(other.m_buffer);
+  m_heap = std::move(other.m_heap);
   m_mapping = std::exchange(other.m_mapping, nullptr);
   m_mapping_size = std::exchange(other.m_mapping_size, 0);
   // A moved std::string may live in its small buffer, so the view is rebuilt, never copied.
-  m_view = m_mapping != nullptr
-               ? std::string_view(static_cast<const char*>(m_mapping), m_mapping_size)
-               : std::string_view(m_buffer);
+  if (m_mapping != nullptr) {
+    m_view = std::string_view(static_cast<const char*>(m_mapping), m_mapping_size);
+  } else if (m_heap != nullptr) {
+    m_view = other.m_view;  // the heap block moved with its address
+  } else {
+    m_view = std::string_view(m_buffer);
+  }
   other.m_buffer.clear();
   other.m_view = {};
   return *this;
@@ -231,6 +247,7 @@ void FileContents::release() {
     m_mapping_size = 0;
   }
   m_buffer.clear();
+  m_heap.reset();
   m_view = {};
 }
 
@@ -323,11 +340,11 @@ tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path
     }
     // Some file systems cannot map; reading still works.
   }
-  auto bytes = read_all(fd.get(), S_ISREG(st.st_mode) ? size : 0);
-  if (!bytes) {
-    return tl::unexpected(error_from_errno(path, bytes.error()));
+  auto contents = read_all(fd.get(), S_ISREG(st.st_mode) ? size : 0);
+  if (!contents) {
+    return tl::unexpected(error_from_errno(path, contents.error()));
   }
-  return FileContents::from_string(std::move(*bytes));
+  return std::move(*contents);
 }
 
 // ---- MemoryFileSystem -----------------------------------------------------------------------

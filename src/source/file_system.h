@@ -36,6 +36,8 @@ class FileContents {
  public:
   FileContents() = default;
   static FileContents from_string(std::string bytes);
+  // The first `size` bytes of `bytes` (a buffer read() filled without zeroing it first).
+  static FileContents from_buffer(std::unique_ptr<char[]> bytes, std::size_t size);
   static FileContents from_mapping(void* address, std::size_t size);
   FileContents(FileContents&& other) noexcept;
   FileContents& operator=(FileContents&& other) noexcept;
@@ -48,6 +50,7 @@ class FileContents {
  private:
   void release();
   std::string m_buffer;
+  std::unique_ptr<char[]> m_heap;
   void* m_mapping = nullptr;
   std::size_t m_mapping_size = 0;
   std::string_view m_view;

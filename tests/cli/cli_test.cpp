@@ -124,7 +124,7 @@ TEST_F(CliTest, ScanHelpTeachesEveryFlagExamplesAndExitCodes) {
   const Outcome run = gpuport("scan --help");
   EXPECT_EQ(run.exit_code, 0);
   for (const char* flag :
-       {"PATH", "--format", "-o,--output", "--jobs", "--exclude", "--no-ignore",
+       {"PATH", "--format", "-o,--output", "-j,--jobs", "--exclude", "--no-ignore",
         "--follow-symlinks", "--max-filesize", "--fail-on", "--color", "--quiet", "--help"}) {
     EXPECT_THAT(run.out, HasSubstr(flag)) << flag;
   }
@@ -395,6 +395,15 @@ TEST(ScanArgs, FlagsBecomeAValidatedConfig) {
   EXPECT_GE(defaults->scan.walk.jobs, 1u);
   EXPECT_FALSE(defaults->fail_on.has_value());
   EXPECT_EQ(defaults->color, ColorMode::Auto);
+}
+
+TEST(ScanArgs, DashJIsShortForJobs) {
+  for (const CommandArgs& args : {CommandArgs{"-j", "3"}, CommandArgs{"-j3"}}) {
+    auto config = parse_scan_args(args, nullptr);
+    ASSERT_TRUE(config.has_value()) << config.error().message;
+    EXPECT_EQ(config->scan.walk.jobs, 3u);
+  }
+  EXPECT_FALSE(parse_scan_args({"-j", "0"}, nullptr).has_value());
 }
 
 }  // namespace

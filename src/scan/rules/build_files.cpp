@@ -160,8 +160,19 @@ void check_cmake_line(const std::string& path, const ConfigLine& line, FileAnaly
 
 // nvcc-only and NVIDIA-architecture options as Python string literals.
 bool is_nvcc_option(std::string_view content) {
-  std::string lower = to_lower_ascii(content.substr(0, 64));
-  std::string_view t = lower;
+  const std::string_view head = content.substr(0, 64);
+  // Every option below starts with '-', holds '=' or is the 20-byte TORCH_CUDA_ARCH_LIST; most
+  // strings are none of these and need no lowercase copy.
+  if (head.empty() ||
+      (head[0] != '-' && head.find('=') == std::string_view::npos && head.size() != 20)) {
+    return false;
+  }
+  char lower[64];
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    const char c = head[i];
+    lower[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  const std::string_view t(lower, head.size());
   if (starts_with(t, "-gencode") || starts_with(t, "--generate-code") ||
       t.find("arch=compute_") != std::string_view::npos ||
       t.find("code=sm_") != std::string_view::npos || t == "torch_cuda_arch_list") {
@@ -234,9 +245,8 @@ void check_python_build(const std::string& path, const TokenStream& tokens,
   std::uint32_t last_option_line = 0;
   for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
     const Token& token = tokens.tokens[i];
-    std::string_view text = tokens.text(token);
     if (token.kind == TokenKind::String) {
-      std::string_view content = python_string_content(text);
+      std::string_view content = python_string_content(tokens.text(token));
       if (token.line != last_option_line && is_nvcc_option(content)) {
         last_option_line = token.line;
         out.findings.push_back(
@@ -245,6 +255,10 @@ void check_python_build(const std::string& path, const TokenStream& tokens,
       continue;
     }
     if (token.kind != TokenKind::Identifier || !torch_imported) {
+      continue;
+    }
+    std::string_view text = tokens.text(token);
+    if (text != "CUDAExtension" && text != "load_inline" && text != "load") {
       continue;
     }
     const bool after_dot = i > 0 && tokens.tokens[i - 1].kind == TokenKind::Punct &&

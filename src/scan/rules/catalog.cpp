@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include "scan/rules/catalog_rows.h"
@@ -46,6 +47,18 @@ const RuleInfo* find_rule(std::string_view id) {
 }
 
 std::uint16_t rule_index(std::string_view id) {
+  // Called for every finding: a hash look-up instead of a binary search over string ids.
+  static const std::unordered_map<std::string_view, std::uint16_t> k_indices = [] {
+    std::unordered_map<std::string_view, std::uint16_t> indices;
+    const auto& all = rules();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      indices.emplace(all[i].id, static_cast<std::uint16_t>(i));
+    }
+    return indices;
+  }();
+  if (auto it = k_indices.find(id); it != k_indices.end()) {
+    return it->second;
+  }
   const RuleInfo* rule = find_rule(id);
   if (rule == nullptr) {
     // A detector naming a rule that is not in the catalog is a programming error, caught by the

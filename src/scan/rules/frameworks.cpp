@@ -143,7 +143,14 @@ const Token* next_significant(const TokenStream& tokens, std::size_t i) {
   return nullptr;
 }
 
+// Every chain check_python_frameworks looks at starts with one of these.
+constexpr std::array<std::string_view, 1> k_chain_roots = {"torch"};
+
 }  // namespace
+
+std::span<const std::string_view> python_chain_roots() {
+  return k_chain_roots;
+}
 
 void check_python_frameworks(const std::string& path, const TokenStream& tokens,
                              const PythonFacts& facts, FileAnalysis& out) {
@@ -196,13 +203,14 @@ void check_python_frameworks(const std::string& path, const TokenStream& tokens,
   for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
     const Token& token = tokens.tokens[i];
     if (token.kind == TokenKind::Identifier) {
-      std::string_view text = tokens.text(token);
-      if (cupy && (text == "RawKernel" || text == "RawModule")) {
+      const bool raw_kernel =
+          tokens.text_is(token, "RawKernel") || tokens.text_is(token, "RawModule");
+      if (cupy && raw_kernel) {
         const Token* next = next_significant(tokens, i);
-        if (next != nullptr && next->kind == TokenKind::Punct && tokens.text(*next) == "(") {
-          emit.at_token("GP-FW-017", token, std::string(text));
+        if (next != nullptr && next->kind == TokenKind::Punct && tokens.text_is(*next, "(")) {
+          emit.at_token("GP-FW-017", token, std::string(tokens.text(token)));
         }
-      } else if (text == "IS_HIP_EXTENSION" && !hip_extension_seen) {
+      } else if (!hip_extension_seen && tokens.text_is(token, "IS_HIP_EXTENSION")) {
         hip_extension_seen = true;
         emit.sign(token.line, "IS_HIP_EXTENSION");
       }

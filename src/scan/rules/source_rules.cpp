@@ -2,6 +2,7 @@
 #include "scan/rules/source_rules.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace gpuport::source_rules {
 
@@ -89,19 +90,19 @@ std::size_t match_forward(const SourceContext& ctx, std::size_t open, std::size_
     if (t.kind != TokenKind::Punct) {
       continue;
     }
-    std::string_view p = ctx.ts.text(t);
-    if (p == opener) {
+    if (ctx.ts.text_is(t, opener)) {
       ++depth;
-    } else if (p == closer) {
+    } else if (ctx.ts.text_is(t, closer)) {
       if (--depth == 0) {
         return j;
       }
-    } else if (angle && p == ">>") {
+    } else if (angle && ctx.ts.text_is(t, ">>")) {
       depth -= 2;
       if (depth <= 0) {
         return j;
       }
-    } else if (angle && (p == ";" || p == "{" || p == "}")) {
+    } else if (angle &&
+               (ctx.ts.text_is(t, ";") || ctx.ts.text_is(t, "{") || ctx.ts.text_is(t, "}"))) {
       return SIZE_MAX;  // not a template argument list
     }
   }
@@ -334,8 +335,50 @@ void HandlerTable::add(std::string_view name, Handler handler, std::string_view 
   if (name.empty()) {
     return;
   }
-  m_lengths[static_cast<unsigned char>(name[0])] |= 1ull << std::min<std::size_t>(name.size(), 63);
-  m_exact[name] = HandlerEntry{handler, rule};
+  const std::size_t length_bit = std::min<std::size_t>(name.size(), 63);
+  m_first_lengths[static_cast<unsigned char>(name.front())] |= 1ull << length_bit;
+  m_last_lengths[static_cast<unsigned char>(name.back())] |= 1ull << length_bit;
+  if ((m_used + 1) * 2 > m_slots.size()) {
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(std::max<std::size_t>(64, old.size() * 2), Slot{});
+    m_used = 0;
+    for (const Slot& slot : old) {
+      if (!slot.name.empty()) {
+        insert(slot.name, slot.entry);
+      }
+    }
+  }
+  insert(name, HandlerEntry{handler, rule});
+}
+
+// A later add() of the same name replaces the entry.
+void HandlerTable::insert(std::string_view name, const HandlerEntry& entry) {
+  const std::size_t mask = m_slots.size() - 1;
+  for (std::size_t slot = hash(name) & mask;; slot = (slot + 1) & mask) {
+    Slot& candidate = m_slots[slot];
+    if (candidate.name.empty()) {
+      candidate = Slot{name, entry};
+      ++m_used;
+      return;
+    }
+    if (candidate.name == name) {
+      candidate.entry = entry;
+      return;
+    }
+  }
+}
+
+// The first and last eight bytes and the length, mixed by multiplication.
+std::size_t HandlerTable::hash(std::string_view name) {
+  std::uint64_t head = 0;
+  std::uint64_t tail = 0;
+  std::memcpy(&head, name.data(), std::min<std::size_t>(name.size(), 8));
+  if (name.size() > 8) {
+    std::memcpy(&tail, name.data() + name.size() - 8, 8);
+  }
+  const std::uint64_t mixed =
+      (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ name.size()) * 0xFF51AFD7ED558CCDull;
+  return static_cast<std::size_t>(mixed >> 32);
 }
 
 void on_call(SourceContext& ctx, std::size_t i, std::string_view rule) {

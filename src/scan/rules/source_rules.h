@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "lex/token.h"
@@ -76,10 +75,10 @@ struct SourceContext {
   std::string_view text(std::size_t i) const { return i < tok.size() ? ts.text(tok[i]) : ""; }
   TokenKind kind(std::size_t i) const { return i < tok.size() ? tok[i].kind : TokenKind::Other; }
   bool is_punct(std::size_t i, std::string_view p) const {
-    return i < tok.size() && tok[i].kind == TokenKind::Punct && ts.text(tok[i]) == p;
+    return i < tok.size() && tok[i].kind == TokenKind::Punct && ts.text_is(tok[i], p);
   }
   bool is_ident(std::size_t i, std::string_view name) const {
-    return i < tok.size() && tok[i].kind == TokenKind::Identifier && ts.text(tok[i]) == name;
+    return i < tok.size() && tok[i].kind == TokenKind::Identifier && ts.text_is(tok[i], name);
   }
   bool in_device(std::size_t i) const { return i < device_end; }
   Kernel* current_kernel() {
@@ -149,7 +148,9 @@ struct HandlerEntry {
   std::string_view rule;
 };
 
-// Exact-name dispatch table with a cheap (first character, length) prefilter.
+// Exact-name dispatch table, looked up for every identifier of a file. Most identifiers match
+// nothing, so a (first byte, length) and (last byte, length) prefilter rejects them before the
+// open-addressing look-up.
 class HandlerTable {
  public:
   void add(std::string_view name, Handler handler, std::string_view rule = {});
@@ -157,17 +158,36 @@ class HandlerTable {
     if (name.empty()) {
       return nullptr;
     }
-    std::uint64_t mask = m_lengths[static_cast<unsigned char>(name[0])];
-    if (((mask >> (name.size() < 63 ? name.size() : 63)) & 1u) == 0) {
+    const std::size_t length_bit = name.size() < 63 ? name.size() : 63;
+    const std::uint64_t lengths = m_first_lengths[static_cast<unsigned char>(name.front())] &
+                                  m_last_lengths[static_cast<unsigned char>(name.back())];
+    if (((lengths >> length_bit) & 1u) == 0 || m_slots.empty()) {
       return nullptr;
     }
-    auto it = m_exact.find(name);
-    return it == m_exact.end() ? nullptr : &it->second;
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t slot = hash(name) & mask;; slot = (slot + 1) & mask) {
+      const Slot& candidate = m_slots[slot];
+      if (candidate.name.empty()) {
+        return nullptr;
+      }
+      if (candidate.name == name) {
+        return &candidate.entry;
+      }
+    }
   }
 
  private:
-  std::array<std::uint64_t, 256> m_lengths{};
-  std::unordered_map<std::string_view, HandlerEntry> m_exact;
+  struct Slot {
+    std::string_view name;  // empty: a free slot
+    HandlerEntry entry;
+  };
+  static std::size_t hash(std::string_view name);
+  void insert(std::string_view name, const HandlerEntry& entry);
+
+  std::array<std::uint64_t, 256> m_first_lengths{};
+  std::array<std::uint64_t, 256> m_last_lengths{};
+  std::vector<Slot> m_slots;  // a power of two, at most half full
+  std::size_t m_used = 0;
 };
 
 // Generic handlers: the entry's rule fires when the identifier is called / wherever it appears.
