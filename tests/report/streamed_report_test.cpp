@@ -20,7 +20,7 @@ using testing::sample_result;
 
 ReportOptions options_with_root() {
   ReportOptions options;
-  options.root_uri = "file:///work/repo%20x/";
+  options.root_uri = "file:///srv/repo%20x/";
   return options;
 }
 
