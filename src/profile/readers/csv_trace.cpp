@@ -1,0 +1,11 @@
+// Placeholder until the csv readers land: refuses every file of this family.
+#include "profile/readers/readers.h"
+
+namespace gpuport {
+
+tl::expected<Trace, TraceError> read_csv_trace(ByteStream& in, std::optional<TraceFormat> forced) {
+  (void)forced;
+  return tl::unexpected(TraceError{in.path() + ": csv traces are not read yet"});
+}
+
+}  // namespace gpuport

@@ -1,0 +1,42 @@
+// Joining trace kernels to the kernel definitions `gpuport scan` found, so the profile says which
+// source kernel a hot kernel is (`src/kernels/rmsnorm.cu:42`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <tl/expected.hpp>
+
+#include "profile/kernel_name.h"
+#include "profile/trace.h"
+
+namespace gpuport {
+
+struct SourceKernel {
+  std::string name;  // as the scan reports it (may be qualified)
+  std::string file;  // relative to the scanned root
+  std::uint32_t line = 0;
+};
+
+struct SourceMatch {
+  const SourceKernel* kernel = nullptr;  // null when nothing matched
+  std::uint32_t candidates = 0;          // definitions with that name (> 1: ambiguous)
+};
+
+class SourceIndex {
+ public:
+  SourceIndex() = default;
+  explicit SourceIndex(std::vector<SourceKernel> kernels);
+  SourceMatch find(const KernelName& name) const;
+  bool empty() const { return m_kernels.empty(); }
+  std::size_t size() const { return m_kernels.size(); }
+
+ private:
+  std::vector<SourceKernel> m_kernels;
+};
+
+// The `kernels` array of a `gpuport scan --format json` file (docs/json-schema.md).
+tl::expected<std::vector<SourceKernel>, TraceError> load_scan_kernels(const std::string& path);
+
+}  // namespace gpuport
