@@ -22,6 +22,8 @@ struct ByteStream::State {
   std::vector<unsigned char> input = std::vector<unsigned char>(1 << 18);
   std::uint64_t compressed_offset = 0;  // file bytes consumed by inflate
   std::string peeked;                   // content returned by peek(), not yet by read()
+  std::string memory;                   // the bytes, for a stream made by from_memory()
+  std::size_t memory_offset = 0;
   std::uint64_t position = 0;
 
   ~State() {
@@ -35,6 +37,12 @@ struct ByteStream::State {
 
   // Reads more of the file into `input`; returns the count (0 at end of file).
   tl::expected<std::size_t, TraceError> fill(unsigned char* out, std::size_t size) {
+    if (fd < 0) {
+      const std::size_t count = std::min(size, memory.size() - memory_offset);
+      std::memcpy(out, memory.data() + memory_offset, count);
+      memory_offset += count;
+      return count;
+    }
     for (;;) {
       const ssize_t got = ::read(fd, out, size);
       if (got >= 0)
@@ -100,6 +108,35 @@ struct ByteStream::State {
     return size - zs.avail_out;
   }
 
+  // Reads the first two bytes and sets the stream up for gzip when they are its magic.
+  tl::expected<void, TraceError> start() {
+    unsigned char magic[2] = {0, 0};
+    std::size_t have = 0;
+    while (have < 2) {
+      auto got = fill(magic + have, 2 - have);
+      if (!got)
+        return tl::unexpected(got.error());
+      if (*got == 0)
+        break;
+      have += *got;
+    }
+    if (have == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+      gzip = true;
+      if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+        return tl::unexpected(error("cannot start gzip decompression"));
+      }
+      zs_live = true;
+      std::memcpy(input.data(), magic, 2);
+      zs.next_in = input.data();
+      zs.avail_in = 2;
+    } else {
+      peeked.assign(reinterpret_cast<const char*>(magic), have);
+      if (have < 2)
+        input_done = true;  // the content ended inside the magic
+    }
+    return {};
+  }
+
   tl::expected<std::size_t, TraceError> read_raw(char* out, std::size_t size) {
     return gzip ? read_gzip(out, size) : read_plain(out, size);
   }
@@ -116,30 +153,17 @@ tl::expected<ByteStream, TraceError> ByteStream::open(const std::string& path) {
   state->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (state->fd < 0)
     return tl::unexpected(state->error(std::strerror(errno)));
-  unsigned char magic[2] = {0, 0};
-  std::size_t have = 0;
-  while (have < 2) {
-    auto got = state->fill(magic + have, 2 - have);
-    if (!got)
-      return tl::unexpected(got.error());
-    if (*got == 0)
-      break;
-    have += *got;
-  }
-  if (have == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-    state->gzip = true;
-    if (inflateInit2(&state->zs, 16 + MAX_WBITS) != Z_OK) {
-      return tl::unexpected(state->error("cannot start gzip decompression"));
-    }
-    state->zs_live = true;
-    std::memcpy(state->input.data(), magic, 2);
-    state->zs.next_in = state->input.data();
-    state->zs.avail_in = 2;
-  } else {
-    state->peeked.assign(reinterpret_cast<const char*>(magic), have);
-    if (have < 2)
-      state->input_done = true;  // the file ended inside the magic
-  }
+  if (auto started = state->start(); !started)
+    return tl::unexpected(started.error());
+  return ByteStream(std::move(state));
+}
+
+ByteStream ByteStream::from_memory(std::string name, std::string bytes) {
+  auto state = std::make_unique<State>();
+  state->path = std::move(name);
+  state->memory = std::move(bytes);
+  // Reading memory cannot fail, and gzip set-up only fails when zlib is out of memory.
+  (void)state->start();
   return ByteStream(std::move(state));
 }
 

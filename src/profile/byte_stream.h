@@ -18,6 +18,8 @@ class ByteStream {
  public:
   // Opens `path`; errors name the file ("x.json: No such file or directory").
   static tl::expected<ByteStream, TraceError> open(const std::string& path);
+  // The same over bytes in memory (fuzz targets, tests); `name` stands for the path in errors.
+  static ByteStream from_memory(std::string name, std::string bytes);
   ByteStream(ByteStream&&) noexcept;
   ByteStream& operator=(ByteStream&&) noexcept;
   ~ByteStream();

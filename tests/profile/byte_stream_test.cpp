@@ -186,3 +186,28 @@ TEST(TraceFormatTest, NamesRoundTrip) {
 
 }  // namespace
 }  // namespace gpuport
+
+namespace gpuport {
+namespace {
+
+TEST(ByteStreamMemoryTest, ReadsPlainAndGzipBytes) {
+  ByteStream plain = ByteStream::from_memory("mem.json", "{\"traceEvents\": []}");
+  std::string buffer(64, '\0');
+  auto got = plain.read(buffer.data(), buffer.size());
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(buffer.substr(0, *got), "{\"traceEvents\": []}");
+
+  ByteStream packed = ByteStream::from_memory("mem.json.gz", gzip("hello"));
+  EXPECT_TRUE(packed.gzipped());
+  got = packed.read(buffer.data(), buffer.size());
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(buffer.substr(0, *got), "hello");
+
+  ByteStream cut = ByteStream::from_memory("cut.gz", gzip("hello world").substr(0, 12));
+  got = cut.read(buffer.data(), buffer.size());
+  ASSERT_FALSE(got.has_value());
+  EXPECT_EQ(got.error().message.rfind("cut.gz: compressed byte ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace gpuport
