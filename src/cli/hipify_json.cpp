@@ -61,9 +61,11 @@ Json summary_json(const HipifyRun& run, const HipifyCounts& counts) {
   out["lines"] = totals.lines;
   out["changed_lines"] = totals.changed_lines;
   out["references_converted"] = totals.converted;
+  out["references_kept"] = totals.kept;
   out["unsupported"] = totals.unsupported.size();
   out["deprecated_uses"] = totals.deprecated_uses;
   out["warnings"] = counts.warnings;
+  out["warnings_resolved"] = counts.resolved;
   out["launches_rewritten"] = totals.launches_rewritten;
   out["symbol_arguments_wrapped"] = totals.symbol_arguments_wrapped;
   out["includes_added"] = totals.includes_added;
@@ -131,7 +133,16 @@ Json warnings_json(const HipifyRun& run, const HipifyCounts& counts) {
                              {"message", str(diagnostic.message)}});
     }
   }
-  return Json{{"warnings_by_rule", by_rule}, {"warnings", warnings}, {"diagnostics", diagnostics}};
+  Json resolved = Json::array();
+  for (const auto& [index, count] : counts.resolved_by_rule) {
+    if (index < catalog.size()) {
+      resolved.push_back({{"rule", std::string(catalog[index].id)}, {"count", count}});
+    }
+  }
+  return Json{{"warnings_by_rule", by_rule},
+              {"resolved_by_rule", resolved},
+              {"warnings", warnings},
+              {"diagnostics", diagnostics}};
 }
 
 Json files_json(const HipifyRun& run, const OutputPlan& plan) {

@@ -93,6 +93,7 @@ std::string plural(std::size_t count, std::string_view one, std::string_view man
 HipifyCounts count_results(const HipifyRun& run) {
   HipifyCounts counts;
   std::map<std::uint16_t, std::size_t> by_rule;
+  std::map<std::uint16_t, std::size_t> resolved_by_rule;
   for (const FileOutcome& file : run.files) {
     ++counts.files;
     switch (file.action) {
@@ -102,6 +103,10 @@ HipifyCounts count_results(const HipifyRun& run) {
         counts.warnings += file.warnings.size();
         for (const Finding& finding : file.warnings) {
           ++by_rule[finding.rule];
+        }
+        counts.resolved += file.resolved.size();
+        for (const Finding& finding : file.resolved) {
+          ++resolved_by_rule[finding.rule];
         }
         break;
       case FileAction::BuildFile:
@@ -126,6 +131,7 @@ HipifyCounts count_results(const HipifyRun& run) {
   }
   const auto catalog = rule_catalog();
   counts.warnings_by_rule.assign(by_rule.begin(), by_rule.end());
+  counts.resolved_by_rule.assign(resolved_by_rule.begin(), resolved_by_rule.end());
   std::sort(counts.warnings_by_rule.begin(), counts.warnings_by_rule.end(),
             [&catalog](const auto& a, const auto& b) {
               const Tier ta = a.first < catalog.size() ? catalog[a.first].tier : Tier::Framework;
@@ -211,6 +217,10 @@ std::string stats_text(const HipifyReport& report) {
                          thousands(totals.converted_by_family[i]));
     }
   }
+  if (totals.kept > 0) {
+    out += fmt::format("  spelled the same      {} (HIP uses the CUDA name: __syncthreads, ...)\n",
+                       thousands(totals.kept));
+  }
   out += fmt::format(
       "  kernel launches rewritten {}, HIP_SYMBOL added {}, runtime includes added "
       "{}, duplicate includes removed {}\n",
@@ -244,6 +254,16 @@ std::string stats_text(const HipifyReport& report) {
       const RuleInfo& rule = catalog[index];
       out += fmt::format("  {:<12} {:<10} {:>6}  {}\n", rule.id, tier_name(rule.tier),
                          thousands(count), truncate_to_width(rule.summary, 72));
+    }
+  }
+  if (counts.resolved > 0) {
+    out += fmt::format("\nResolved by the translation {}\n", thousands(counts.resolved));
+    for (const auto& [index, count] : counts.resolved_by_rule) {
+      if (index < catalog.size()) {
+        const RuleInfo& rule = catalog[index];
+        out += fmt::format("  {:<12} {:>6}  {}\n", rule.id, thousands(count),
+                           truncate_to_width(rule.summary, 79));
+      }
     }
   }
   if (counts.build_files > 0) {

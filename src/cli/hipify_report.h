@@ -35,10 +35,12 @@ struct HipifyCounts {
   std::size_t symlinks = 0;
   std::size_t skipped = 0;  // unreadable or special: not mirrored
   std::size_t warnings = 0;
+  std::size_t resolved = 0;  // findings the translation fixed, not counted in `warnings`
   std::size_t build_items = 0;
   std::size_t build_manual = 0;
   // Rule index into rule_catalog() and count; by tier (highest first), count, then id.
   std::vector<std::pair<std::uint16_t, std::size_t>> warnings_by_rule;
+  std::vector<std::pair<std::uint16_t, std::size_t>> resolved_by_rule;  // by rule index
 };
 HipifyCounts count_results(const HipifyRun& run);
 

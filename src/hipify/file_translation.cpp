@@ -18,9 +18,9 @@ std::string_view FileTranslation::target(const Mapping& entry) const {
 }
 
 std::string_view FileTranslation::record_use(const Mapping& entry, std::string_view written,
-                                             std::uint32_t offset, std::uint32_t line,
-                                             bool in_code) {
-  std::string_view to = target(entry);
+                                             std::uint32_t offset, std::uint32_t line, bool in_code,
+                                             std::string_view chosen) {
+  std::string_view to = chosen.empty() ? target(entry) : chosen;
   if (in_code) {
     auto use = [&] {
       std::uint32_t at_line = line != 0 ? line : ts.line_of(offset);
@@ -38,9 +38,14 @@ std::string_view FileTranslation::record_use(const Mapping& entry, std::string_v
     }
   }
   if (!to.empty()) {
-    ++stats.converted;
-    ++stats.converted_by_family[static_cast<std::size_t>(entry.family)];
-    m_converted.push_back(&entry);
+    if (to == entry.cuda) {
+      ++stats.kept;
+      ++stats.kept_by_family[static_cast<std::size_t>(entry.family)];
+    } else {
+      ++stats.converted;
+      ++stats.converted_by_family[static_cast<std::size_t>(entry.family)];
+      m_converted.emplace_back(&entry, to);
+    }
   }
   return to;
 }
@@ -49,13 +54,13 @@ void FileTranslation::finish_stats() {
   std::sort(m_converted.begin(), m_converted.end());
   stats.converted_by_name.clear();
   for (std::size_t i = 0; i < m_converted.size();) {
-    const Mapping* entry = m_converted[i];
+    const auto& [entry, to] = m_converted[i];
     std::size_t end = i + 1;
-    while (end < m_converted.size() && m_converted[end] == entry) {
+    while (end < m_converted.size() && m_converted[end] == m_converted[i]) {
       ++end;
     }
     stats.converted_by_name.push_back(
-        {std::string(entry->cuda), std::string(target(*entry)), entry->family, end - i});
+        {std::string(entry->cuda), std::string(to), entry->family, end - i});
     i = end;
   }
   std::sort(stats.converted_by_name.begin(), stats.converted_by_name.end(),

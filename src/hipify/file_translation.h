@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "hipify/edit_list.h"
@@ -30,8 +31,10 @@ class FileTranslation {
   // Records one use of a table entry; returns its target (empty: left as written, reported).
   // A word in a comment or string (`in_code` false) is counted but never reported.
   // `line` is the 1-based line of `offset` when the caller knows it (0: look it up).
+  // `chosen` replaces the table's target when the call context decides it (call_context.h).
   std::string_view record_use(const Mapping& entry, std::string_view written, std::uint32_t offset,
-                              std::uint32_t line, bool in_code = true);
+                              std::uint32_t line, bool in_code = true,
+                              std::string_view chosen = {});
   // Fills stats.converted_by_name from the counts gathered so far.
   void finish_stats();
 
@@ -46,7 +49,8 @@ class FileTranslation {
   std::vector<SymbolCall> symbol_calls;
 
  private:
-  std::vector<const Mapping*> m_converted;  // one per conversion; counted in finish_stats()
+  // One per conversion (entry, target); counted in finish_stats().
+  std::vector<std::pair<const Mapping*, std::string_view>> m_converted;
 };
 
 }  // namespace gpuport

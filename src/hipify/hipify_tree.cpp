@@ -78,6 +78,7 @@ void process_file(const FileSystem& fs, const HipifyOptions& options, const Mapp
       }
       outcome.stats = std::move(result.stats);
       outcome.warnings = std::move(result.warnings);
+      outcome.resolved = std::move(result.resolved);
       outcome.diagnostics = std::move(result.diagnostics);
     } else {
       outcome.action = FileAction::BuildFile;

@@ -51,6 +51,7 @@ struct FileOutcome {
   std::string output;    // the new text, when changed
   TranslationStats stats;
   std::vector<Finding> warnings;
+  std::vector<Finding> resolved;  // findings the translation itself fixes (not warnings)
   std::vector<LexDiagnostic> diagnostics;
   std::optional<BuildFileResult> build;
   // Why a file is copied untranslated, or skipped: too_large, binary, unreadable, ...

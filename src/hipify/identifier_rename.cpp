@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "hipify/call_context.h"
 #include "hipify/symbol_arguments.h"
 #include "hipify/token_walk.h"
 
@@ -77,7 +78,8 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
     return;
   }
   std::string_view written = ts.text(token);
-  std::string_view to = ft.record_use(entry, written, token.offset, token.line);
+  std::string_view to = ft.record_use(entry, written, token.offset, token.line, true,
+                                      contextual_target(ft, index, entry));
   if (to.empty()) {
     return;
   }

@@ -23,6 +23,7 @@
 #include "hipify/token_walk.h"
 #include "lex/cuda_lexer.h"
 #include "scan/file_analysis.h"
+#include "scan/rules/catalog.h"
 #include "scan/suppression.h"
 
 namespace gpuport {
@@ -108,6 +109,15 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   }
 }
 
+// Rules whose fix hint is exactly what the translation does, so the translated file no longer
+// has the problem: a one-for-one runtime call (GP-EXEC-011), HIP_SYMBOL for symbol copies
+// (GP-MEM-007), bf16 types to __hip_bfloat16 (GP-TYPE-002), cuda_fp16.h to hip/hip_fp16.h
+// (GP-TYPE-003). Rules whose hint also asks for a check or a retune stay warnings.
+bool resolved_by_translation(std::string_view rule_id) {
+  return rule_id == "GP-EXEC-011" || rule_id == "GP-MEM-007" || rule_id == "GP-TYPE-002" ||
+         rule_id == "GP-TYPE-003";
+}
+
 // The scan's rule catalog over the same tokens: one implementation of every warning.
 void add_warnings(const std::string& path, std::string_view source, const TokenStream& tokens,
                   TranslationResult& result) {
@@ -118,7 +128,12 @@ void add_warnings(const std::string& path, std::string_view source, const TokenS
     analyze_cuda(path, tokens, analysis);
   }
   apply_suppressions(source, analysis.findings);
-  result.warnings = std::move(analysis.findings);
+  const auto catalog = rule_catalog();
+  for (Finding& finding : analysis.findings) {
+    const bool resolved =
+        finding.rule < catalog.size() && resolved_by_translation(catalog[finding.rule].id);
+    (resolved ? result.resolved : result.warnings).push_back(std::move(finding));
+  }
 }
 
 }  // namespace
@@ -160,6 +175,10 @@ TranslationResult translate_cuda(const std::string& path, std::string_view sourc
 
 void merge_stats(TranslationStats& into, const TranslationStats& from) {
   into.converted += from.converted;
+  into.kept += from.kept;
+  for (std::size_t i = 0; i < k_api_family_count; ++i) {
+    into.kept_by_family[i] += from.kept_by_family[i];
+  }
   for (std::size_t i = 0; i < k_api_family_count; ++i) {
     into.converted_by_family[i] += from.converted_by_family[i];
   }

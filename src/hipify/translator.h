@@ -22,8 +22,8 @@ enum class LaunchSyntax : std::uint8_t {
 struct TranslateOptions {
   LaunchSyntax launch_syntax = LaunchSyntax::Keep;
   // AMD's native library names (rocBLAS, rocRAND, ...) where the table has them, else hip*.
-  // Names only: calls whose argument lists differ between the hip* and roc* libraries (the
-  // rocSPARSE generic API's extra stage argument, for one) are not rewritten.
+  // An enum passed to a call that stays hip* (no roc form) keeps the hip* spelling, so a call
+  // and its arguments name one library. Argument lists are not rewritten (see docs/hipify.md).
   bool roc = false;
   bool translate_comments = false;  // also rename inside comments and string literals
   bool warnings = true;             // run the scan's rule catalog over the source
@@ -49,9 +49,12 @@ struct UnsupportedUse {
 };
 
 struct TranslationStats {
-  // References translated: identifiers and include paths renamed, plus uses of names HIP keeps
-  // as they are (device functions such as __syncthreads, Thrust), which need no edit.
+  // References translated: identifiers and include paths renamed to a different spelling.
   std::uint64_t converted = 0;
+  // Uses of table names that HIP spells the same (__syncthreads, atomicAdd, thrust::): checked
+  // against the table, supported, and left as they are. Not part of `converted`.
+  std::uint64_t kept = 0;
+  std::array<std::uint64_t, k_api_family_count> kept_by_family{};
   std::array<std::uint64_t, k_api_family_count> converted_by_family{};
   std::vector<ConversionCount> converted_by_name;  // sorted by `cuda`
   std::vector<UnsupportedUse> unsupported;         // in source order
@@ -73,7 +76,11 @@ struct TranslationResult {
   std::string output;
   bool changed = false;
   TranslationStats stats;
-  std::vector<Finding> warnings;  // the scan's findings on the input (Finding::file = path)
+  // The scan's findings on the input that still need a person (Finding::file = path).
+  std::vector<Finding> warnings;
+  // Findings whose fix is the translation itself (a one-for-one runtime call, a header swap,
+  // HIP_SYMBOL): reported as resolved, not as warnings.
+  std::vector<Finding> resolved;
   std::vector<LexDiagnostic> diagnostics;
 };
 

@@ -303,6 +303,14 @@ TEST_F(HipifyCliTest, StatsJsonParsesAndCountsConversions) {
     EXPECT_GT(row["count"], 0);
   }
   EXPECT_EQ(doc["warnings_by_rule"][0]["rule"], "GP-WARP-001");  // highest tier first
+  EXPECT_EQ(doc["summary"]["references_kept"], 0);  // no table name HIP spells the same here
+  // The runtime calls are fixed by the translation: resolved, not warned.
+  ASSERT_EQ(doc["resolved_by_rule"].size(), 1U) << doc["resolved_by_rule"].dump();
+  EXPECT_EQ(doc["resolved_by_rule"][0]["rule"], "GP-EXEC-011");
+  EXPECT_EQ(doc["summary"]["warnings_resolved"], doc["resolved_by_rule"][0]["count"]);
+  for (const auto& row : doc["warnings_by_rule"]) {
+    EXPECT_NE(row["rule"], "GP-EXEC-011");
+  }
   EXPECT_EQ(doc["build_files"][0]["file"], "repo/CMakeLists.txt");
   EXPECT_TRUE(doc["verify"].is_null());
 }

@@ -160,6 +160,17 @@ class Aligner {
         }
         written = text;
         expected = target_of(*entry, m_options);
+        // A cuBLAS enum's spelling depends on the call it is passed to (call_context.h): the
+        // hip* name inside a call that has no roc* form, the hipSOLVER name in a cusolver call.
+        if (entry->family == ApiFamily::Blas && entry->kind == MappingKind::Constant) {
+          for (std::string alternative :
+               {std::string(entry->hip), "HIPSOLVER_" + std::string(text.substr(7))}) {
+            if (!m_out.substr(qs).starts_with(expected) &&
+                m_out.substr(qs).starts_with(alternative)) {
+              expected = alternative;
+            }
+          }
+        }
       } else if (token.kind == TokenKind::HeaderName && token.offset == s) {
         const Mapping* entry = m_table.find_header(text.substr(1, text.size() - 2));
         if (entry == nullptr || target_of(*entry, m_options).empty()) {

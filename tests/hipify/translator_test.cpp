@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "hipify/call_context.h"
+#include "hipify/token_walk.h"
+#include "lex/cuda_lexer.h"
 #include "scan/rules/catalog.h"
 #include "test_table.h"
 #include "translation_properties.h"
@@ -78,7 +81,97 @@ TEST(TranslatorRename, TranslatesCudaOnlyBranchesAndLeavesHipBranchesUncounted) 
   EXPECT_EQ(result.output, with_hip("#ifdef __HIP_PLATFORM_AMD__\n#define cudaMalloc hipMalloc\n"
                                     "cudaFree(p);\n#else\nhipFree(p);\n#endif\n"
                                     "#ifdef __CUDA_ARCH__\n__syncthreads();\n#endif\n"));
-  EXPECT_EQ(result.stats.converted, 2U);  // hipFree, __syncthreads (same name in HIP)
+  EXPECT_EQ(result.stats.converted, 1U);  // hipFree
+  EXPECT_EQ(result.stats.kept, 1U);       // __syncthreads: the same name in HIP
+  ASSERT_EQ(result.stats.converted_by_name.size(), 1U);
+  EXPECT_EQ(result.stats.converted_by_name[0].cuda, "cudaFree");
+}
+
+TEST(TranslatorCallContext, CublasEnumsInCusolverCallsGetHipsolverNames) {
+  std::string source = with_hip(
+      "void f() {\n"
+      "  cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, lda, w, lw, info);\n"
+      "  cusolverDnSgetrs(h, CUBLAS_OP_N, n, 1, a, lda, ipiv, b, ldb, info);\n"
+      "  cublasSgemm(hb, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &al, a, m, b, n, &be, c, m);\n"
+      "  cublasOperation_t op = CUBLAS_OP_T;\n"
+      "}\n");
+  TranslationResult result = run(source);
+  EXPECT_EQ(result.output,
+            with_hip("void f() {\n"
+                     "  hipsolverDnSpotrf(h, HIPSOLVER_FILL_MODE_LOWER, n, a, lda, w, lw, info);\n"
+                     "  hipsolverDnSgetrs(h, HIPSOLVER_OP_N, n, 1, a, lda, ipiv, b, ldb, info);\n"
+                     "  hipblasSgemm(hb, HIPBLAS_OP_N, HIPBLAS_OP_T, m, n, k, &al, a, m, b, n, "
+                     "&be, c, m);\n"
+                     "  hipblasOperation_t op = HIPBLAS_OP_T;\n"
+                     "}\n"));
+  EXPECT_EQ(hipify(result.output), result.output);
+}
+
+TEST(TranslatorCallContext, RocEnumsFollowTheLibraryTheCallLandsIn) {
+  TranslateOptions roc = plain();
+  roc.roc = true;
+  std::string source = with_hip(
+      "void f() {\n"
+      "  cublasSgemm(hb, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &al, a, m, b, n, &be, c, m);\n"
+      "  cublasGemmEx(hb, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &al, a, t, m, b, t, k, &be, c, t, m,\n"
+      "               ct, al2);\n"
+      "  cusolverDnSgetrs(h, CUBLAS_OP_T, n, 1, a, lda, ipiv, b, ldb, info);\n"
+      "}\n");
+  TranslationResult result = run(source, roc);
+  EXPECT_EQ(
+      result.output,
+      with_hip("void f() {\n"
+               "  rocblas_sgemm(hb, rocblas_operation_none, rocblas_operation_transpose, m, n, "
+               "k, &al, a, m, b, n, &be, c, m);\n"
+               "  hipblasGemmEx(hb, HIPBLAS_OP_N, HIPBLAS_OP_N, m, n, k, &al, a, t, m, b, t, "
+               "k, &be, c, t, m,\n"
+               "               ct, al2);\n"
+               "  hipsolverDnSgetrs(h, HIPSOLVER_OP_T, n, 1, a, lda, ipiv, b, ldb, info);\n"
+               "}\n"));
+}
+
+TEST(TranslatorCallContext, FindsTheEnclosingCallAcrossNestedParentheses) {
+  TokenStream tokens;
+  lex_cuda("x = f(a, g(b), (c + d), e);", tokens);
+  auto index_of = [&](std::string_view text) {
+    for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
+      if (tokens.text(tokens.tokens[i]) == text) {
+        return i;
+      }
+    }
+    return k_no_token;
+  };
+  EXPECT_EQ(tokens.text(tokens.tokens[enclosing_call(tokens, index_of("e"))]), "f");
+  EXPECT_EQ(tokens.text(tokens.tokens[enclosing_call(tokens, index_of("b"))]), "g");
+  EXPECT_EQ(tokens.text(tokens.tokens[enclosing_call(tokens, index_of("c"))]), "f");  // (c + d)
+  lex_cuda("if (x) { y = CUBLAS_OP_N; }", tokens);
+  EXPECT_EQ(enclosing_call(tokens, index_of("CUBLAS_OP_N")), k_no_token);
+  EXPECT_EQ(enclosing_call(tokens, index_of("f")), k_no_token);
+}
+
+TEST(TranslatorWarnings, FindingsTheTranslationFixesAreResolvedNotWarned) {
+  std::string source =
+      "#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
+      "__global__ void k(unsigned* out) {\n"
+      "  unsigned m = __ballot_sync(0xffffffff, threadIdx.x < 7);\n  out[0] = m;\n}\n"
+      "void f(float* p) { cudaMalloc(&p, 16); cudaDeviceSynchronize(); }\n";
+  TranslateOptions options = plain();
+  options.warnings = true;
+  TranslationResult result = run(source, options);
+  std::vector<std::string> warned;
+  std::vector<std::string> resolved;
+  const auto catalog = rule_catalog();
+  for (const Finding& f : result.warnings) {
+    warned.emplace_back(catalog[f.rule].id);
+  }
+  for (const Finding& f : result.resolved) {
+    resolved.emplace_back(catalog[f.rule].id);
+  }
+  EXPECT_THAT(resolved, ::testing::Contains("GP-TYPE-003"));
+  EXPECT_THAT(resolved, ::testing::Contains("GP-EXEC-011"));
+  EXPECT_THAT(warned, ::testing::Not(::testing::Contains("GP-EXEC-011")));
+  EXPECT_THAT(warned, ::testing::Not(::testing::Contains("GP-TYPE-003")));
+  EXPECT_THAT(warned, ::testing::Contains(::testing::StartsWith("GP-WARP-")));
 }
 
 TEST(TranslatorRename, LeavesPreprocessorConditionsAsWritten) {

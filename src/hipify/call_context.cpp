@@ -1,0 +1,106 @@
+#include "hipify/call_context.h"
+
+#include <array>
+
+#include "hipify/token_walk.h"
+
+namespace gpuport {
+namespace {
+
+// A statement-sized look-back: arguments further than this from their call are not searched.
+constexpr std::size_t k_max_look_back = 512;
+
+struct SolverEnum {
+  std::string_view cublas;
+  std::string_view hipsolver;
+};
+
+// cuSOLVER's cuBLAS-typed enums and their hipSOLVER names (hipSOLVER API reference, "Types":
+// hipsolverOperation_t, hipsolverFillMode_t, hipsolverSideMode_t).
+constexpr std::array<SolverEnum, 7> k_solver_enums{{
+    {"CUBLAS_OP_N", "HIPSOLVER_OP_N"},
+    {"CUBLAS_OP_T", "HIPSOLVER_OP_T"},
+    {"CUBLAS_OP_C", "HIPSOLVER_OP_C"},
+    {"CUBLAS_FILL_MODE_UPPER", "HIPSOLVER_FILL_MODE_UPPER"},
+    {"CUBLAS_FILL_MODE_LOWER", "HIPSOLVER_FILL_MODE_LOWER"},
+    {"CUBLAS_SIDE_LEFT", "HIPSOLVER_SIDE_LEFT"},
+    {"CUBLAS_SIDE_RIGHT", "HIPSOLVER_SIDE_RIGHT"},
+}};
+
+std::string_view solver_spelling(std::string_view cublas_name) {
+  for (const SolverEnum& pair : k_solver_enums) {
+    if (pair.cublas == cublas_name) {
+      return pair.hipsolver;
+    }
+  }
+  return {};
+}
+
+bool is_solver_call(std::string_view callee) {
+  return callee.starts_with("cusolver") || callee.starts_with("hipsolver");
+}
+
+}  // namespace
+
+std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
+  std::size_t depth = 0;
+  std::size_t i = index;
+  for (std::size_t steps = 0; steps < k_max_look_back; ++steps) {
+    i = prev_code(ts, i);
+    if (i == k_no_token) {
+      return k_no_token;
+    }
+    const Token& token = ts.tokens[i];
+    if (token.kind == TokenKind::DirectiveStart || token.kind == TokenKind::DirectiveEnd) {
+      return k_no_token;
+    }
+    if (token.kind != TokenKind::Punct) {
+      continue;
+    }
+    std::string_view text = ts.text(token);
+    if (text == ")" || text == "]") {
+      ++depth;
+    } else if (text == "(" || text == "[") {
+      if (depth == 0) {
+        if (text == "[") {
+          return k_no_token;
+        }
+        std::size_t callee = prev_code(ts, i);
+        if (callee != k_no_token && ts.tokens[callee].kind == TokenKind::Identifier) {
+          return callee;
+        }
+        continue;  // a grouping `(x + y)`: the call, if any, is further out
+      }
+      --depth;
+    } else if (depth == 0 && (text == ";" || text == "{" || text == "}")) {
+      return k_no_token;
+    }
+  }
+  return k_no_token;
+}
+
+std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
+                                   const Mapping& entry) {
+  if (entry.kind != MappingKind::Constant || entry.support == Support::Unsupported ||
+      entry.family != ApiFamily::Blas) {
+    return {};
+  }
+  const std::size_t callee_token = enclosing_call(ft.ts, index);
+  if (callee_token == k_no_token) {
+    return {};
+  }
+  std::string_view callee = ft.ts.text(ft.ts.tokens[callee_token]);
+  if (is_solver_call(callee)) {
+    return solver_spelling(entry.cuda);
+  }
+  if (ft.options.roc && !entry.roc.empty()) {
+    const Mapping* call = ft.names.find(callee);
+    if (call != nullptr && call->kind == MappingKind::Function && call->roc.empty() &&
+        !call->hip.empty()) {
+      return entry.hip;
+    }
+  }
+  return {};
+}
+
+}  // namespace gpuport
