@@ -63,6 +63,7 @@ Json summary_json(const HipifyRun& run, const HipifyCounts& counts) {
   out["references_converted"] = totals.converted;
   out["references_kept"] = totals.kept;
   out["unsupported"] = totals.unsupported.size();
+  out["needs_review"] = totals.needs_review.size();
   out["deprecated_uses"] = totals.deprecated_uses;
   out["warnings"] = counts.warnings;
   out["warnings_resolved"] = counts.resolved;
@@ -95,9 +96,19 @@ Json conversions_json(const TranslationStats& totals) {
                            {"line", use.line},
                            {"column", use.column}});
   }
+  Json review = Json::array();
+  for (const UnsupportedUse& use : totals.needs_review) {
+    review.push_back({{"name", str(use.name)},
+                      {"family", std::string(api_family_name(use.family))},
+                      {"why", std::string(use.why)},
+                      {"file", str(use.file)},
+                      {"line", use.line},
+                      {"column", use.column}});
+  }
   return Json{{"converted_by_family", by_family},
               {"converted_by_name", by_name},
-              {"unsupported", unsupported}};
+              {"unsupported", unsupported},
+              {"needs_review", review}};
 }
 
 Json warnings_json(const HipifyRun& run, const HipifyCounts& counts) {

@@ -170,6 +170,11 @@ std::vector<std::string> diagnostic_lines(const HipifyReport& report) {
                               fmt::format("warning: unsupported on HIP: {} ({})",
                                           printable(use.name), family_name(use.family))});
       }
+      for (const UnsupportedUse& use : file.stats.needs_review) {
+        positioned.push_back(
+            {use.line, use.column,
+             fmt::format("warning: needs review: {}: {}", printable(use.name), use.why)});
+      }
     }
     std::stable_sort(positioned.begin(), positioned.end(), [](const auto& a, const auto& b) {
       return std::tie(a.line, a.column) < std::tie(b.line, b.column);

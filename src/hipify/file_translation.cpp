@@ -6,6 +6,21 @@
 #include <tuple>
 
 namespace gpuport {
+namespace {
+
+// Library families that have roc* names under --roc.
+bool has_roc_names(ApiFamily family) {
+  return family == ApiFamily::Blas || family == ApiFamily::Rand || family == ApiFamily::Fft ||
+         family == ApiFamily::Sparse || family == ApiFamily::Solver;
+}
+
+bool stays_hip_under_roc(const Mapping& entry, const TranslateOptions& options,
+                         std::string_view chosen) {
+  return options.roc && chosen.empty() && entry.kind == MappingKind::Function &&
+         entry.roc.empty() && has_roc_names(entry.family);
+}
+
+}  // namespace
 
 std::string_view FileTranslation::target(const Mapping& entry) const {
   if (entry.support == Support::Unsupported) {
@@ -25,8 +40,8 @@ std::string_view FileTranslation::record_use(const Mapping& entry, std::string_v
     auto use = [&] {
       std::uint32_t at_line = line != 0 ? line : ts.line_of(offset);
       std::uint32_t column = offset - ts.line_starts[at_line - 1] + 1;
-      return UnsupportedUse{std::string(written), path,           at_line, column,
-                            entry.family,         entry.lifecycle};
+      return UnsupportedUse{std::string(written), path, at_line, column, entry.family,
+                            entry.lifecycle,      {}};
     };
     if (entry.lifecycle != Lifecycle::Current) {
       ++stats.deprecated_uses;
@@ -35,6 +50,13 @@ std::string_view FileTranslation::record_use(const Mapping& entry, std::string_v
       stats.unsupported.push_back(use());
     } else if (entry.family == ApiFamily::Fp8) {
       stats.needs_review.push_back(use());
+      stats.needs_review.back().why =
+          "FP8 encodings differ: MI300 uses FNUZ, CUDA and gfx950 use OCP; check the scaling";
+    } else if (stays_hip_under_roc(entry, options, chosen)) {
+      stats.needs_review.push_back(use());
+      stats.needs_review.back().why =
+          "no one-for-one roc* form (its arguments differ), so it stays hip* under --roc; pass it "
+          "a hip* handle or port the call by hand";
     }
   }
   if (!to.empty()) {

@@ -46,6 +46,7 @@ struct UnsupportedUse {
   std::uint32_t column = 0;
   ApiFamily family = ApiFamily::Runtime;
   Lifecycle lifecycle = Lifecycle::Current;
+  std::string_view why;  // needs_review only: what to check (static text)
 };
 
 struct TranslationStats {
@@ -58,8 +59,9 @@ struct TranslationStats {
   std::array<std::uint64_t, k_api_family_count> converted_by_family{};
   std::vector<ConversionCount> converted_by_name;  // sorted by `cuda`
   std::vector<UnsupportedUse> unsupported;         // in source order
-  // Translated uses whose HIP meaning differs enough to need a person: FP8 types and constants
-  // (AMD's encodings are FNUZ on MI300 and OCP on gfx950, CUDA's are OCP). In source order.
+  // Translated uses that need a person: FP8 types and constants (AMD's encodings are FNUZ on
+  // MI300 and OCP on gfx950, CUDA's are OCP); under --roc, library calls with no one-for-one
+  // roc* form, which stay hip* (their handle is then a roc* one). In source order.
   std::vector<UnsupportedUse> needs_review;
   std::uint64_t deprecated_uses = 0;  // CUDA names the headers mark deprecated/removed
   std::uint64_t lines = 0;

@@ -128,6 +128,13 @@ TEST(TranslatorCallContext, RocEnumsFollowTheLibraryTheCallLandsIn) {
                "               ct, al2);\n"
                "  hipsolverDnSgetrs(h, HIPSOLVER_OP_T, n, 1, a, lda, ipiv, b, ldb, info);\n"
                "}\n"));
+  // The calls that stay hip* need a person: their handle is a rocblas_handle now.
+  ASSERT_EQ(result.stats.needs_review.size(), 2U);
+  EXPECT_EQ(result.stats.needs_review[0].name, "cublasGemmEx");
+  EXPECT_EQ(result.stats.needs_review[0].line, 4U);
+  EXPECT_EQ(result.stats.needs_review[1].name, "cusolverDnSgetrs");
+  EXPECT_THAT(std::string(result.stats.needs_review[0].why), ::testing::HasSubstr("stays hip*"));
+  EXPECT_THAT(run(source).stats.needs_review, IsEmpty());  // without --roc nothing to review
 }
 
 TEST(TranslatorCallContext, FindsTheEnclosingCallAcrossNestedParentheses) {
