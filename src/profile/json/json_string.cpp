@@ -179,7 +179,8 @@ bool JsonReader::append_escape(std::size_t& cursor) {
       return true;
     }
     default:
-      fail(m_base + cursor, "invalid escape '\\" + std::string(1, p[1]) + "' in a string");
+      fail(m_base + cursor,
+           "invalid escape: a backslash before " + describe_byte(p[1]) + " in a string");
       return false;
   }
   m_scratch += decoded;
