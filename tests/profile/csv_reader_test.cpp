@@ -145,5 +145,11 @@ TEST(CsvReader, OversizedRowIsRefused) {
   EXPECT_EQ(rows.error().message, "t.csv: line 1: a row longer than 64 MiB (is this a CSV file?)");
 }
 
+TEST(CsvReader, OversizedRowOfLineBreaksIsRefused) {
+  auto rows = read_rows("\"" + std::string(CsvReader::kMaxRecordBytes + 10, '\n') + "\"\n");
+  ASSERT_FALSE(rows.has_value());
+  EXPECT_EQ(rows.error().message, "t.csv: line 1: a row longer than 64 MiB (is this a CSV file?)");
+}
+
 }  // namespace
 }  // namespace gpuport

@@ -27,6 +27,11 @@ TraceError CsvReader::error_at(std::uint64_t line, const std::string& what) cons
   return TraceError{m_in.path() + ": line " + std::to_string(line) + ": " + what};
 }
 
+TraceError CsvReader::too_long(const CsvRecord& record) const {
+  return error_at(record.m_line, "a row longer than " + std::to_string(kMaxRecordBytes >> 20) +
+                                     " MiB (is this a CSV file?)");
+}
+
 tl::expected<bool, TraceError> CsvReader::fill() {
   if (m_pos < m_end)
     return true;
@@ -101,6 +106,8 @@ tl::expected<bool, TraceError> CsvReader::next(CsvRecord& record) {
       return tl::unexpected(more.error());
     if (!*more)
       break;
+    if (record.m_text.size() > kMaxRecordBytes)  // line breaks and quotes, one at a time
+      return tl::unexpected(too_long(record));
     // Copy runs of ordinary bytes at once; stop at the bytes that change the state.
     const char* data = m_buffer.data();
     const char c = data[m_pos];
@@ -114,11 +121,8 @@ tl::expected<bool, TraceError> CsvReader::next(CsvRecord& record) {
           ++stop;
       }
       if (stop > m_pos) {
-        if (record.m_text.size() + (stop - m_pos) > kMaxRecordBytes) {
-          return tl::unexpected(error_at(record.m_line, "a row longer than " +
-                                                            std::to_string(kMaxRecordBytes >> 20) +
-                                                            " MiB (is this a CSV file?)"));
-        }
+        if (record.m_text.size() + (stop - m_pos) > kMaxRecordBytes)
+          return tl::unexpected(too_long(record));
         record.m_text.append(data + m_pos, stop - m_pos);
         m_pos = stop;
         continue;

@@ -56,6 +56,7 @@ class CsvReader {
   // Makes at least one byte available; false at the end of the input.
   tl::expected<bool, TraceError> fill();
   TraceError error_at(std::uint64_t line, const std::string& what) const;
+  TraceError too_long(const CsvRecord& record) const;
 
   ByteStream& m_in;
   std::vector<char> m_buffer;

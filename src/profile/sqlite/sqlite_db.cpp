@@ -121,6 +121,8 @@ tl::expected<SqliteDb, TraceError> SqliteDb::open(const std::string& path) {
     return tl::unexpected(TraceError{path + ": cannot open as SQLite: " + message});
   }
   sqlite3_extended_result_codes(db, 1);
+  // No value a profiler writes comes near this; a crafted view cannot make one that does.
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 64 << 20);
   // Views in the file run when they are read: keep them from calling functions that are not
   // marked harmless, and keep the schema from being edited.
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
