@@ -1,3 +1,4 @@
+// Integer and decimal parsing without floating point (see csv_numbers.h).
 #include "profile/csv/csv_numbers.h"
 
 namespace gpuport {

@@ -1,3 +1,4 @@
+// The RFC 4180 state machine, fed from a ByteStream in 64 KiB chunks (see csv_reader.h).
 #include "profile/csv/csv_reader.h"
 
 #include <algorithm>

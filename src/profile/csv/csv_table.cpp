@@ -1,3 +1,4 @@
+// Header lookup, row iteration and typed fields with located errors (see csv_table.h).
 #include "profile/csv/csv_table.h"
 
 #include "profile/csv/csv_numbers.h"

@@ -1,3 +1,4 @@
+// The read-only SQLite connection and statement wrappers (see sqlite_db.h).
 #include "profile/sqlite/sqlite_db.h"
 
 #include <sqlite3.h>
