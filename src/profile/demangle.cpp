@@ -65,26 +65,27 @@ std::optional<std::string> demangle_symbol(std::string_view mangled) {
       mangled.find('\0') != std::string_view::npos) {
     return std::nullopt;
   }
-  std::string symbol(mangled);
-  if (auto out = cxa_demangle(symbol))
-    return out;
-  bool substituted = false;
+  const std::string symbol(mangled);
+  // With a newer builtin in it, try the stand-ins first: the old demangler may otherwise read
+  // `DF16b` as a fixed-point type and print `_Accum` instead of failing.
+  std::string substituted = symbol;
+  bool any = false;
   for (const StandIn& s : kStandIns) {
     if (symbol.find(s.code) != std::string::npos && symbol.find(s.stand_in) == std::string::npos) {
-      replace_all(symbol, s.code, s.stand_in, false);
-      substituted = true;
+      replace_all(substituted, s.code, s.stand_in, false);
+      any = true;
     }
   }
-  if (!substituted)
-    return std::nullopt;
-  auto out = cxa_demangle(symbol);
-  if (!out)
-    return std::nullopt;
-  for (const StandIn& s : kStandIns) {
-    if (mangled.find(s.code) != std::string_view::npos)
-      replace_all(*out, s.stand_in_as, s.real, true);
+  if (any) {
+    if (auto out = cxa_demangle(substituted)) {
+      for (const StandIn& s : kStandIns) {
+        if (symbol.find(s.code) != std::string::npos)
+          replace_all(*out, s.stand_in_as, s.real, true);
+      }
+      return out;
+    }
   }
-  return out;
+  return cxa_demangle(symbol);
 }
 
 std::string mangled_qualified_name(std::string_view mangled) {

@@ -11,6 +11,14 @@ std::size_t match_of(const NameToken& token) {
   return static_cast<std::size_t>(token.match);
 }
 
+// `[abi:cxx11]` after a name (the GNU demangler prints ABI tags this way).
+bool is_abi_tag_close(const std::vector<NameToken>& tokens, std::size_t close) {
+  if (!is_close(tokens[close], ']'))
+    return false;
+  const std::size_t open = match_of(tokens[close]);
+  return open + 2 < close && is_word(tokens[open + 1], "abi") && is_punct(tokens[open + 2], ':');
+}
+
 bool is_name_word(const NameToken& token) {
   return token.kind == NameTokenKind::Word && !is_keyword(token.text);
 }
@@ -51,7 +59,7 @@ bool is_parameter_list(const std::vector<NameToken>& tokens, std::size_t open) {
   const NameToken& prev = tokens[open - 1];
   if (prev.kind == NameTokenKind::Operator)
     return true;
-  if (is_close(prev, '>'))
+  if (is_close(prev, '>') || is_abi_tag_close(tokens, open - 1))
     return true;
   if (!is_name_word(prev))
     return false;
@@ -81,11 +89,15 @@ NameLayout layout_name(const std::vector<NameToken>& tokens) {
           is_parameter_list(tokens, match_of(tokens[p - 1])))
         p = match_of(tokens[p - 1]);
     }
+    while (p > 0 && is_abi_tag_close(tokens, p - 1))
+      p = match_of(tokens[p - 1]);
     std::size_t template_open = NameLayout::npos;
     if (p > 0 && is_close(tokens[p - 1], '>')) {
       template_open = match_of(tokens[p - 1]);
       p = template_open;
     }
+    while (p > 0 && is_abi_tag_close(tokens, p - 1))
+      p = match_of(tokens[p - 1]);
     if (p == 0)
       break;
     const NameToken& head = tokens[p - 1];

@@ -103,8 +103,13 @@ void match_brackets(std::vector<NameToken>& tokens) {
       stack.push_back({here, static_cast<std::int32_t>(stack.size())});
     } else if (c == '<') {
       const NameToken* prev = i > 0 ? &tokens[i - 1] : nullptr;
+      // `f<`, `operator()<`, and `f[abi:cxx11]<` (an ABI tag sits between name and arguments).
+      const bool after_abi_tag = prev != nullptr && prev->kind == NameTokenKind::Punct &&
+                                 prev->text == "]" && prev->match >= 0 &&
+                                 tokens[static_cast<std::size_t>(prev->match) + 1].text == "abi";
       if (prev != nullptr && !token.space_before &&
-          (prev->kind == NameTokenKind::Word || prev->kind == NameTokenKind::Operator)) {
+          (prev->kind == NameTokenKind::Word || prev->kind == NameTokenKind::Operator ||
+           after_abi_tag)) {
         const std::int32_t outer = stack.empty() ? -1 : stack.back().outer_non_angle;
         stack.push_back({here, outer});
       }
