@@ -2,6 +2,8 @@
 // json_string.cpp, skipping in json_skip.cpp.
 #include "profile/json/json_reader.h"
 
+#include "profile/json/char_search.h"
+
 #include <cstring>
 
 namespace gpuport::json {
@@ -134,11 +136,11 @@ bool JsonReader::refill_keeping(std::size_t& cursor) {
 bool JsonReader::skip_whitespace() {
   for (;;) {
     const char* buffer = m_buffer.get();
-    while (m_pos < m_end) {
-      if (!is_whitespace(buffer[m_pos]))
-        return true;
-      ++m_pos;
-    }
+    if (m_pos < m_end && !is_whitespace(buffer[m_pos]))
+      return true;  // the common case: no whitespace at all
+    m_pos = static_cast<std::size_t>(find_non_whitespace(buffer + m_pos, buffer + m_end) - buffer);
+    if (m_pos < m_end)
+      return true;
     if (!refill())
       return false;
   }
