@@ -27,7 +27,7 @@ void order_by_growth(std::vector<Entry>& entries) {
 
 std::optional<StepMix> build_step_mix(const Trace& trace, const KernelTable& kernels,
                                       const StepReport& steps) {
-  if (steps.steps.empty() || !steps.p95_ns) {
+  if (steps.steps.size() < 2 || !steps.p95_ns) {
     return std::nullopt;
   }
   std::vector<std::int64_t> durations;

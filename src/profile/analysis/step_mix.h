@@ -37,7 +37,7 @@ struct StepMix {
   std::vector<KernelMix> kernels;
 };
 
-// Nothing when there are no steps.
+// Nothing with fewer than two steps (one step is both slow and typical).
 std::optional<StepMix> build_step_mix(const Trace& trace, const KernelTable& kernels,
                                       const StepReport& steps);
 

@@ -32,6 +32,12 @@ std::string format_ratio(std::optional<double> ratio) {
   if (!ratio) {
     return "-";
   }
+  if (*ratio < 0.01) {
+    return "<0.01x";
+  }
+  if (*ratio >= 100) {
+    return fmt::format("{:.0f}x", *ratio);
+  }
   return fmt::format("{:.2f}x", *ratio);
 }
 

@@ -15,7 +15,7 @@ namespace gpuport {
 std::string format_duration(std::int64_t ns);
 // A fraction as a percentage with one decimal: 0.2815 -> "28.2%".
 std::string format_share(double fraction);
-// "0.95x"; "-" when there is no ratio.
+// "0.95x", "<0.01x", "240x"; "-" when there is no ratio.
 std::string format_ratio(std::optional<double> ratio);
 // 1234567 -> "1,234,567".
 std::string format_count(std::int64_t count);
