@@ -10,7 +10,8 @@ namespace {
 using testing::TraceBuilder;
 
 constexpr std::string_view k_nccl = "ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)";
-constexpr std::string_view k_aten = "at::native::vectorized_elementwise_kernel<4, float>(int, float)";
+constexpr std::string_view k_aten =
+    "at::native::vectorized_elementwise_kernel<4, float>(int, float)";
 constexpr std::string_view k_tensile =
     "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x256x32_MI16x16x1_SN_LDSB1_ISA942_WG16_16_1";
 

@@ -85,8 +85,7 @@ TEST(Steps, NoStepsSaysWhyAndHowToGetThem) {
   EXPECT_EQ(report.source, StepSource::None);
   EXPECT_TRUE(report.steps.empty());
   EXPECT_FALSE(report.p95_ns.has_value());
-  EXPECT_EQ(report.note,
-            "no steps: the trace has no ProfilerStep#/NVTX ranges; use --step REGEX");
+  EXPECT_EQ(report.note, "no steps: the trace has no ProfilerStep#/NVTX ranges; use --step REGEX");
 }
 
 TEST(Steps, PatternSelectsRangesByName) {
@@ -181,7 +180,7 @@ TEST(StepMix, SlowStepsBesideTypicalOnes) {
 
   ASSERT_EQ(mix->kernels.size(), 2u);
   const KernelRow& first = kernels.rows[static_cast<std::size_t>(mix->kernels[0].row)];
-  EXPECT_EQ(first.name.raw, "spike");  // grew the most
+  EXPECT_EQ(first.name.raw, "spike");       // grew the most
   EXPECT_EQ(mix->kernels[0].slow_ns, 750);  // 1500 over two slow steps
   EXPECT_EQ(mix->kernels[0].typical_ns, 0);
   EXPECT_EQ(mix->kernels[1].slow_ns, 500);  // (400 + 600) / 2

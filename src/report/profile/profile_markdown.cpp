@@ -114,9 +114,9 @@ std::string render_profile_markdown(const Profile& profile, const ReportOptions&
       format_duration(totals.gpu_ns), format_duration(totals.kernel_ns),
       format_count(totals.kernel_calls), format_count(totals.unique_kernels),
       format_duration(totals.memory_ns));
-  out += fmt::format("- Unknown class: {} of GPU time; own code: {} kernels, {}\n",
+  out += fmt::format("- Unknown class: {} of GPU time; own code: {} kernel{}, {}\n",
                      format_share(totals.unknown_share), totals.own_code_kernels,
-                     format_duration(totals.own_code_ns));
+                     totals.own_code_kernels == 1 ? "" : "s", format_duration(totals.own_code_ns));
   if (profile.source) {
     out += fmt::format("- Source join: {} kernels matched {} scanned definitions\n",
                        profile.source->joined, profile.source->definitions);

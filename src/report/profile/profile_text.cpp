@@ -11,6 +11,7 @@ namespace gpuport {
 namespace {
 
 constexpr std::size_t k_mix_kernels = 5;
+constexpr std::size_t k_narrow_width = 90;
 
 std::string_view class_color(std::string_view name) {
   if (name == "unknown") {
@@ -86,6 +87,8 @@ class ProfileTextWriter {
       return;
     }
     const bool with_source = m_profile.source.has_value();
+    // A narrow terminal drops the mean and the launch/source column rather than cut everything.
+    const bool narrow = m_options.width < k_narrow_width;
     std::vector<std::vector<std::string>> cells;
     std::vector<std::string> notes;
     for (std::size_t i = 0; i < shown; ++i) {
@@ -100,7 +103,9 @@ class ProfileTextWriter {
           printable(row.classification.owner),
           own_cell(row),
       };
-      if (with_source) {
+      if (narrow) {
+        cell.erase(cell.begin() + 4);
+      } else if (with_source) {
         cell.push_back(row.source
                            ? fmt::format("{}:{}", printable(row.source->file), row.source->line)
                            : std::string());
@@ -118,11 +123,13 @@ class ProfileTextWriter {
         {"total", Align::Right, Shrink::Fixed, 8},
         {"calls", Align::Right, Shrink::Fixed, 5},
         {"mean", Align::Right, Shrink::Fixed, 8},
-        {"class", Align::Left, Shrink::Fixed, 5, KeepEnd::Start, class_color},
+        {"class", Align::Left, Shrink::Allowed, 6, KeepEnd::Start, class_color},
         {"owner", Align::Left, Shrink::Allowed, 6, KeepEnd::Start, nullptr, 16},
         {"own", Align::Left, Shrink::Fixed, 3},
     };
-    if (with_source) {
+    if (narrow) {
+      columns.erase(columns.begin() + 4);
+    } else if (with_source) {
       columns.push_back({"defined at", Align::Left, Shrink::Allowed, 10, KeepEnd::End});
     } else {
       columns.push_back({"launch", Align::Left, Shrink::Allowed, 6});
@@ -148,7 +155,7 @@ class ProfileTextWriter {
                        row.compute_share ? format_share(*row.compute_share) : std::string("-"),
                        format_count(row.kernels), format_count(row.calls)});
     }
-    m_out += render_table({{"class", Align::Left, Shrink::Fixed, 5, KeepEnd::Start, class_color},
+    m_out += render_table({{"class", Align::Left, Shrink::Allowed, 6, KeepEnd::Start, class_color},
                            {"time", Align::Right, Shrink::Fixed, 8},
                            {"share", Align::Right, Shrink::Fixed, 5},
                            {"of compute", Align::Right, Shrink::Fixed, 10},
@@ -195,14 +202,14 @@ class ProfileTextWriter {
                      format_duration(*report.p50_ns), format_duration(*report.p95_ns),
                      format_duration(*report.p99_ns)));
     if (!m_profile.step_mix) {
+      line("  One step: no slow/typical split.");
       return;
     }
     const StepMix& mix = *m_profile.step_mix;
-    line(
-        fmt::format("  Slow steps (>= p95, {}; mean {}) beside typical steps (p25..p75, {}; mean "
-                    "{}), GPU time per step:",
-                    mix.slow_steps, format_duration(mix.slow_step_ns), mix.typical_steps,
-                    format_duration(mix.typical_step_ns)));
+    line(fmt::format("  GPU time per step: slow steps (>= p95: {}, mean {}) beside typical",
+                     mix.slow_steps, format_duration(mix.slow_step_ns)));
+    line(fmt::format("  steps (p25..p75: {}, mean {}); classes, then the kernels that grew most:",
+                     mix.typical_steps, format_duration(mix.typical_step_ns)));
     std::vector<std::vector<std::string>> cells;
     for (const ClassMix& entry : mix.classes) {
       cells.push_back({std::string(class_name(entry.klass)), format_duration(entry.typical_ns),
