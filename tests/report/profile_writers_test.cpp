@@ -164,6 +164,7 @@ TEST(ProfileUnits, DurationsSharesRatiosCounts) {
   EXPECT_EQ(format_ratio(std::nullopt), "-");
   EXPECT_EQ(format_ratio(0.9478), "0.95x");
   EXPECT_EQ(format_ratio(0.0035), "<0.01x");
+  EXPECT_EQ(format_ratio(0.0), "0.00x");
   EXPECT_EQ(format_ratio(240.4), "240x");
   EXPECT_EQ(format_count(1'234'567), "1,234,567");
   EXPECT_EQ(format_count(12), "12");

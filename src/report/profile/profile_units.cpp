@@ -32,7 +32,7 @@ std::string format_ratio(std::optional<double> ratio) {
   if (!ratio) {
     return "-";
   }
-  if (*ratio < 0.01) {
+  if (*ratio > 0 && *ratio < 0.01) {
     return "<0.01x";
   }
   if (*ratio >= 100) {
