@@ -18,6 +18,14 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   # Seed with the repository's own fixtures so the fuzzer starts from realistic inputs.
   find tests/fixtures examples -type f -size -64k -exec cp -t "$corpus" {} + 2>/dev/null || true
+  # The SQLite reader also starts from real databases, built from the .sql fixtures.
+  if [ "$target" = sqlite_trace_fuzzer ] && command -v sqlite3 >/dev/null; then
+    for sql in tests/fixtures/profile/tables/*.sql; do
+      db="$corpus/$(basename "$sql" .sql).sqlite"
+      rm -f "$db"
+      sqlite3 "$db" <"$sql"
+    done
+  fi
   echo "== $target: ${seconds}s"
   "./build-fuzz/$target" "$corpus" -max_total_time="$seconds" -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="build-fuzz/$target-" 2>&1 | tail -n 12

@@ -52,6 +52,7 @@ struct Classification {
 };
 
 // `name` comes from parse_kernel_name(); copies and fills are classified by the caller (Memory).
+// Costs O(rules x name length): classify each unique name once, not each dispatch.
 Classification classify_kernel(const KernelName& name, LaunchApi launch);
 
 }  // namespace gpuport

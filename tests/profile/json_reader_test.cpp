@@ -191,7 +191,10 @@ TEST(JsonReaderTest, SyntaxErrorsNameTheByte) {
             "doc.json: byte 1: expected a string key or '}' in an object, found '''");
   EXPECT_EQ(error_of("[\"a\x01\"]"),
             "doc.json: byte 3: a control character inside a string (it must be escaped)");
-  EXPECT_EQ(error_of(R"(["\x"])"), "doc.json: byte 2: invalid escape '\\x' in a string");
+  EXPECT_EQ(error_of(R"(["\x"])"),
+            "doc.json: byte 2: invalid escape: a backslash before 'x' in a string");
+  EXPECT_EQ(error_of("[\"\\\n\"]"),
+            "doc.json: byte 2: invalid escape: a backslash before byte 0x0a in a string");
   EXPECT_EQ(error_of(R"(["\u12G4"])"),
             "doc.json: byte 2: invalid \\u escape (four hex digits expected)");
 }

@@ -78,4 +78,28 @@ inline const char* find_structural(const char* p, const char* end) {
   return p;
 }
 
+// The first byte in [p, end) that is not JSON whitespace (space, tab, CR, LF), or `end`.
+// Pretty-printed traces indent every line, so runs of several spaces are common.
+inline const char* find_non_whitespace(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' ');
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i tab = _mm_set1_epi8('\t');
+  const __m128i carriage = _mm_set1_epi8('\r');
+  while (end - p >= 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i blank =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, space), _mm_cmpeq_epi8(block, newline)),
+                     _mm_or_si128(_mm_cmpeq_epi8(block, tab), _mm_cmpeq_epi8(block, carriage)));
+    const int mask = ~_mm_movemask_epi8(blank) & 0xFFFF;
+    if (mask != 0)
+      return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    ++p;
+  return p;
+}
+
 }  // namespace gpuport::json

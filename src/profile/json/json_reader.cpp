@@ -2,6 +2,8 @@
 // json_string.cpp, skipping in json_skip.cpp.
 #include "profile/json/json_reader.h"
 
+#include "profile/json/char_search.h"
+
 #include <cstring>
 
 namespace gpuport::json {
@@ -52,15 +54,15 @@ bool is_json_number(std::string_view text) {
   return i == n;
 }
 
-std::string describe(char c) {
+}  // namespace
+
+std::string describe_byte(char c) {
   if (c >= 0x20 && c < 0x7f)
     return std::string("'") + c + "'";
   static const char* hex = "0123456789abcdef";
   const auto byte = static_cast<unsigned char>(c);
   return std::string("byte 0x") + hex[byte >> 4] + hex[byte & 15];
 }
-
-}  // namespace
 
 JsonReader::JsonReader(ByteStream& in, std::size_t chunk)
     : m_in(in), m_buffer(new char[chunk == 0 ? 1 : chunk]), m_capacity(chunk == 0 ? 1 : chunk) {
@@ -134,11 +136,11 @@ bool JsonReader::refill_keeping(std::size_t& cursor) {
 bool JsonReader::skip_whitespace() {
   for (;;) {
     const char* buffer = m_buffer.get();
-    while (m_pos < m_end) {
-      if (!is_whitespace(buffer[m_pos]))
-        return true;
-      ++m_pos;
-    }
+    if (m_pos < m_end && !is_whitespace(buffer[m_pos]))
+      return true;  // the common case: no whitespace at all
+    m_pos = static_cast<std::size_t>(find_non_whitespace(buffer + m_pos, buffer + m_end) - buffer);
+    if (m_pos < m_end)
+      return true;
     if (!refill())
       return false;
   }
@@ -187,7 +189,7 @@ ValueKind JsonReader::peek() {
   }
   if (c == '-' || is_digit(c))
     return ValueKind::Number;
-  fail_here("expected a value, found " + describe(c));
+  fail_here("expected a value, found " + describe_byte(c));
   return ValueKind::None;
 }
 
@@ -230,14 +232,14 @@ bool JsonReader::next_key(std::string_view& key) {
       return false;
     }
     if (c != ',') {
-      fail_here("expected ',' or '}' after an object member, found " + describe(c));
+      fail_here("expected ',' or '}' after an object member, found " + describe_byte(c));
       return false;
     }
     ++m_pos;
     if (!next_significant(c))
       return false;
     if (c != '"') {
-      fail_here("expected a string key after ',' in an object, found " + describe(c));
+      fail_here("expected a string key after ',' in an object, found " + describe_byte(c));
       return false;
     }
   } else {
@@ -247,7 +249,7 @@ bool JsonReader::next_key(std::string_view& key) {
       return false;
     }
     if (c != '"') {
-      fail_here("expected a string key or '}' in an object, found " + describe(c));
+      fail_here("expected a string key or '}' in an object, found " + describe_byte(c));
       return false;
     }
   }
@@ -286,7 +288,7 @@ bool JsonReader::next_element() {
   }
   if ((m_stack.back() & k_has_members) != 0) {
     if (c != ',') {
-      fail_here("expected ',' or ']' after an array element, found " + describe(c));
+      fail_here("expected ',' or ']' after an array element, found " + describe_byte(c));
       return false;
     }
     ++m_pos;
@@ -344,7 +346,7 @@ bool JsonReader::finish() {
   if (m_error)
     return false;
   if (skip_whitespace()) {
-    fail_here("unexpected data after the JSON value, found " + describe(m_buffer[m_pos]));
+    fail_here("unexpected data after the JSON value, found " + describe_byte(m_buffer[m_pos]));
     return false;
   }
   return !m_error;

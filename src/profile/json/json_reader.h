@@ -22,6 +22,9 @@
 
 namespace gpuport::json {
 
+// A byte for an error message: 'x' when printable, else "byte 0x0a" (messages are one line).
+std::string describe_byte(char c);
+
 enum class ValueKind : std::uint8_t { Object, Array, String, Number, True, False, Null, None };
 
 class JsonReader {

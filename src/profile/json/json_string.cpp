@@ -179,41 +179,13 @@ bool JsonReader::append_escape(std::size_t& cursor) {
       return true;
     }
     default:
-      fail(m_base + cursor, "invalid escape '\\" + std::string(1, p[1]) + "' in a string");
+      fail(m_base + cursor,
+           "invalid escape: a backslash before " + describe_byte(p[1]) + " in a string");
       return false;
   }
   m_scratch += decoded;
   cursor += 2;
   return true;
-}
-
-// Skips the string whose opening quote is at `cursor`, without decoding it.
-bool JsonReader::skip_string_at(std::size_t& cursor) {
-  ++cursor;
-  for (;;) {
-    const char* buffer = m_buffer.get();
-    cursor =
-        static_cast<std::size_t>(find_quote_or_backslash(buffer + cursor, buffer + m_end) - buffer);
-    if (cursor + 1 < m_end) {
-      if (buffer[cursor] == '"') {
-        ++cursor;
-        return true;
-      }
-      cursor += 2;  // a backslash and the byte it escapes
-      continue;
-    }
-    if (cursor < m_end && buffer[cursor] == '"') {
-      ++cursor;
-      return true;
-    }
-    // Nothing found, or a backslash as the last byte: keep it and read on.
-    m_pos = cursor;
-    if (!refill()) {
-      fail_truncated("a string");
-      return false;
-    }
-    cursor = m_pos;
-  }
 }
 
 }  // namespace gpuport::json

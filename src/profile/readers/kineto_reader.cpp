@@ -184,6 +184,8 @@ void KinetoReader::read_event() {
       } else {
         m_json.skip_value();
       }
+    } else if (event_class == EventClass::Launch && key != "args") {
+      m_json.skip_value();  // a launch call needs only its name and correlation
     } else if (key == "ts") {
       read_time(m_json, ts);
     } else if (key == "dur") {
