@@ -177,21 +177,43 @@ TEST_F(ProfileCli, OutputFileIsWrittenWholeAndNeverOnError) {
   EXPECT_THAT(nowhere.err, HasSubstr("gpuport: error: cannot write"));
 }
 
-TEST_F(ProfileCli, SourceRunsTheScanAndCountsItsKernels) {
+TEST_F(ProfileCli, SourceAndScanJoinOwnKernelsToTheirDefinition) {
   const fs::path repo = m_dir / "repo";
   fs::create_directories(repo / "csrc");
   std::ofstream(repo / "csrc" / "rmsnorm.cu")
-      << "__global__ void fused_rmsnorm(float* out) { out[0] = 1.0f; }\n";
-  const CliRun run = gpuport("profile " + fixture("nvidia_steps.json") + " --format json -q " +
+      << "#include <cuda_runtime.h>\n"
+         "template <typename T>\n"
+         "__global__ void rmsnorm_kernel(T* out, int n) { out[0] = n; }\n";
+  const CliRun run = gpuport("profile " + fixture("own_kernel.json") + " --format json -q " +
                              "--source " + shell_quoted(repo.string()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["source_join"]["definitions"], 1);
+  EXPECT_EQ(doc["source_join"]["joined"], 1);
+  EXPECT_EQ(doc["kernels"][0]["own_code"], true);
+  EXPECT_EQ(doc["kernels"][0]["source"]["file"], "csrc/rmsnorm.cu");
+  EXPECT_EQ(doc["kernels"][0]["source"]["line"], 3);
+
+  const fs::path scan_json = m_dir / "scan.json";
+  ASSERT_EQ(gpuport("scan " + shell_quoted(repo.string()) + " -q --format json -o " +
+                    shell_quoted(scan_json.string()))
+                .exit_code,
+            0);
+  const CliRun text = gpuport("profile " + fixture("own_kernel.json") + " --scan " +
+                              shell_quoted(scan_json.string()));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("Source join: 1 of the trace's kernels matched 1 scanned"));
+  EXPECT_THAT(text.out, HasSubstr("csrc/rmsnorm.cu:3"));
+  EXPECT_THAT(text.out, HasSubstr("(1 dispatch of 1 kernel)"));
 
   const CliRun absent = gpuport("profile " + fixture("nvidia_steps.json") + " --source " +
                                 shell_quoted((m_dir / "nope").string()));
   EXPECT_EQ(absent.exit_code, 2);
   EXPECT_THAT(absent.err, HasSubstr("nope"));
+  const CliRun bad_scan =
+      gpuport("profile " + fixture("nvidia_steps.json") + " --scan " + fixture("truncated.json"));
+  EXPECT_EQ(bad_scan.exit_code, 2);
+  EXPECT_THAT(bad_scan.err, HasSubstr("truncated.json"));
 }
 
 TEST_F(ProfileCli, CompareTwoPlatforms) {

@@ -121,6 +121,21 @@ TEST(KernelTable, SummaryOnlyInputsGiveCallsAndTotalsOnly) {
   EXPECT_EQ(table.gpu_ns, 607'454'182);
 }
 
+TEST(KernelTable, JoinsDefinitionsFromTheScan) {
+  TraceBuilder builder;
+  builder.launch(1, "cudaLaunchKernel").kernel("void rmsnorm_kernel<float>(float*, int)", 0, 10, 1);
+  const SourceIndex index({{"rmsnorm_kernel", "csrc/rmsnorm.cu", 42}});
+  const Profile profile = analyze_trace(builder.trace(), {&index, nullptr});
+  const KernelRow& row = profile.kernels.rows[0];
+  ASSERT_TRUE(row.source.has_value());
+  EXPECT_EQ(row.source->file, "csrc/rmsnorm.cu");
+  EXPECT_EQ(row.source->line, 42u);
+  EXPECT_EQ(row.source->candidates, 1u);
+  ASSERT_TRUE(profile.source.has_value());
+  EXPECT_EQ(profile.source->definitions, 1);
+  EXPECT_EQ(profile.source->joined, 1);
+}
+
 TEST(ProfileTotals, SeparateKernelMemoryUnknownAndOwnCode) {
   TraceBuilder builder;
   builder.kernel("ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", 0, 600)

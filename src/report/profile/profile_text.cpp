@@ -60,10 +60,11 @@ class ProfileTextWriter {
     line(fmt::format("  {} trace, {}{}", format_name(trace.format), platform_summary(trace),
                      trace.summary_only ? " (summary only: calls and totals)" : ""));
     line(
-        fmt::format("  GPU time {}: kernels {} ({} dispatches of {} kernels), copies/fills {} "
+        fmt::format("  GPU time {}: kernels {} ({} dispatch{} of {} kernel{}), copies/fills {} "
                     "({})",
                     format_duration(totals.gpu_ns), format_duration(totals.kernel_ns),
-                    format_count(totals.kernel_calls), format_count(totals.unique_kernels),
+                    format_count(totals.kernel_calls), totals.kernel_calls == 1 ? "" : "es",
+                    format_count(totals.unique_kernels), totals.unique_kernels == 1 ? "" : "s",
                     format_duration(totals.memory_ns), format_count(totals.memory_calls)));
     std::string classes =
         fmt::format("  Unknown class: {} of GPU time ({})", format_share(totals.unknown_share),
