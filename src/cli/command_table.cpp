@@ -7,7 +7,9 @@
 #include <array>
 #include <vector>
 
+#include "cli/compare_command.h"
 #include "cli/hipify_command.h"
+#include "cli/profile_command.h"
 #include "cli/rules_command.h"
 #include "cli/scan_command.h"
 
@@ -16,10 +18,12 @@ namespace gpuport {
 namespace {
 
 // clang-format off
-constexpr std::array<Command, 3> k_commands = {{
-    {"scan",   "Scan a source tree: portability table, custom-CUDA inventory, findings", run_scan_command},
-    {"hipify", "Translate CUDA sources to HIP: a mirrored tree, in place, or a diff; --verify with hipcc", run_hipify_command},
-    {"rules",  "List the rule catalog, or explain one rule (gpuport rules GP-ASM-001)",  run_rules_command},
+constexpr std::array<Command, 5> k_commands = {{
+    {"scan",    "Scan a source tree: portability table, custom-CUDA inventory, findings", run_scan_command},
+    {"hipify",  "Translate CUDA sources to HIP: a mirrored tree, in place, or a diff; --verify with hipcc", run_hipify_command},
+    {"profile", "Read a profiler trace: kernel table by time share, class and owner, steps and p95", run_profile_command},
+    {"compare", "Compare two traces of one workload (NVIDIA vs AMD): time per class and kernel, B/A", run_compare_command},
+    {"rules",   "List the rule catalog, or explain one rule (gpuport rules GP-ASM-001)",  run_rules_command},
 }};
 // clang-format on
 

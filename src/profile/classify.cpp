@@ -27,7 +27,7 @@ std::vector<std::string_view> split_alternatives(std::string_view pattern) {
 struct CompiledRule {
   const ClassRule* rule = nullptr;
   std::vector<std::string_view> alternatives;
-  std::vector<Glob> globs;
+  std::vector<NameGlob> globs;
 };
 
 const std::vector<CompiledRule>& compiled_rules() {
@@ -82,7 +82,7 @@ bool matches(const CompiledRule& compiled, std::string_view text) {
       }
       return false;
     case RuleMatch::Glob:
-      for (const Glob& glob : compiled.globs) {
+      for (const NameGlob& glob : compiled.globs) {
         if (glob.matches(text))
           return true;
       }

@@ -11,7 +11,7 @@ bool is_digit(char c) {
 
 }  // namespace
 
-Glob::Glob(std::string_view pattern) {
+NameGlob::NameGlob(std::string_view pattern) {
   for (const char c : pattern) {
     if (c == '*') {
       m_elements.push_back(Element::AnyRun);
@@ -30,7 +30,7 @@ Glob::Glob(std::string_view pattern) {
 }
 
 // Runs may match nothing: a state before one also stands after it.
-std::uint64_t Glob::closure(std::uint64_t states) const {
+std::uint64_t NameGlob::closure(std::uint64_t states) const {
   for (std::size_t p = 0; p < m_elements.size(); ++p) {
     if ((states >> p & 1) &&
         (m_elements[p] == Element::AnyRun || m_elements[p] == Element::DigitRun)) {
@@ -40,7 +40,7 @@ std::uint64_t Glob::closure(std::uint64_t states) const {
   return states;
 }
 
-bool Glob::matches(std::string_view text) const {
+bool NameGlob::matches(std::string_view text) const {
   if (!m_valid)
     return false;
   const std::size_t m = m_elements.size();

@@ -10,10 +10,10 @@
 
 namespace gpuport {
 
-class Glob {
+class NameGlob {
  public:
   // `pattern` may hold at most 62 elements (`#` counts twice); longer patterns never match.
-  explicit Glob(std::string_view pattern);
+  explicit NameGlob(std::string_view pattern);
   bool matches(std::string_view text) const;
   bool valid() const { return m_valid; }
 

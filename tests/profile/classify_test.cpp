@@ -44,7 +44,7 @@ TEST(ClassifyRules, IdsAreUniqueAndPatternsWellFormed) {
       const std::string_view alternative = rest.substr(0, bar);
       EXPECT_FALSE(alternative.empty()) << rule.id;
       if (rule.match == RuleMatch::Glob) {
-        EXPECT_TRUE(Glob(alternative).valid()) << rule.id << ": " << alternative;
+        EXPECT_TRUE(NameGlob(alternative).valid()) << rule.id << ": " << alternative;
       }
       if (bar == std::string_view::npos)
         break;
@@ -243,22 +243,22 @@ TEST(Classify, UnknownAndArbitraryNames) {
 }
 
 TEST(Glob, MatchesWholeNamesWithRunsAndDigits) {
-  EXPECT_TRUE(Glob("sm#_xmma_*_cublas").matches("sm90_xmma_gemm_x_cublas"));
-  EXPECT_TRUE(Glob("sm#_xmma_*_cublas").matches("sm100_xmma__cublas"));
-  EXPECT_FALSE(Glob("sm#_xmma_*_cublas").matches("sm_xmma_gemm_cublas"));
-  EXPECT_FALSE(Glob("sm#_xmma_*_cublas").matches("smX0_xmma_gemm_cublas"));
-  EXPECT_FALSE(Glob("sm#_xmma_*_cublas").matches("sm90_xmma_gemm_cublas_trt"));
-  EXPECT_TRUE(Glob("*").matches(""));
-  EXPECT_TRUE(Glob("").matches(""));
-  EXPECT_FALSE(Glob("").matches("a"));
-  EXPECT_TRUE(Glob("a*b*c").matches("aXbYbZc"));
-  EXPECT_FALSE(Glob("a*b*c").matches("aXbYbZ"));
-  EXPECT_TRUE(Glob("bmm_*_sm#f").matches("bmm_x_sm100f"));
-  EXPECT_FALSE(Glob("bmm_*_sm#f").matches("bmm_x_sm100fa"));
-  EXPECT_FALSE(Glob(std::string(70, 'a')).valid());
-  EXPECT_FALSE(Glob(std::string(70, 'a')).matches(std::string(70, 'a')));
+  EXPECT_TRUE(NameGlob("sm#_xmma_*_cublas").matches("sm90_xmma_gemm_x_cublas"));
+  EXPECT_TRUE(NameGlob("sm#_xmma_*_cublas").matches("sm100_xmma__cublas"));
+  EXPECT_FALSE(NameGlob("sm#_xmma_*_cublas").matches("sm_xmma_gemm_cublas"));
+  EXPECT_FALSE(NameGlob("sm#_xmma_*_cublas").matches("smX0_xmma_gemm_cublas"));
+  EXPECT_FALSE(NameGlob("sm#_xmma_*_cublas").matches("sm90_xmma_gemm_cublas_trt"));
+  EXPECT_TRUE(NameGlob("*").matches(""));
+  EXPECT_TRUE(NameGlob("").matches(""));
+  EXPECT_FALSE(NameGlob("").matches("a"));
+  EXPECT_TRUE(NameGlob("a*b*c").matches("aXbYbZc"));
+  EXPECT_FALSE(NameGlob("a*b*c").matches("aXbYbZ"));
+  EXPECT_TRUE(NameGlob("bmm_*_sm#f").matches("bmm_x_sm100f"));
+  EXPECT_FALSE(NameGlob("bmm_*_sm#f").matches("bmm_x_sm100fa"));
+  EXPECT_FALSE(NameGlob(std::string(70, 'a')).valid());
+  EXPECT_FALSE(NameGlob(std::string(70, 'a')).matches(std::string(70, 'a')));
   // No backtracking blow-up.
-  EXPECT_FALSE(Glob("*a*a*a*a*a*a*a*a*b").matches(std::string(200000, 'a')));
+  EXPECT_FALSE(NameGlob("*a*a*a*a*a*a*a*a*b").matches(std::string(200000, 'a')));
 }
 
 }  // namespace
