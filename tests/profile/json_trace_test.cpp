@@ -80,6 +80,8 @@ TEST(JsonTraceTest, TracesWithoutKernels) {
   EXPECT_EQ(error_of(R"({"rocprofiler-sdk-tool": [{"buffer_records": {"kernel_dispatch": [],
       "hip_api": [{"operation": 1}, {"operation": 2}]}}]})"),
             "t.json: no GPU kernel events in 2 events");
+  EXPECT_EQ(error_of(R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "x", "ts": 1}]})"),
+            "t.json: no GPU kernel events in 1 event");
 }
 
 TEST(JsonTraceTest, TruncatedAndInvalidJson) {

@@ -262,7 +262,8 @@ tl::expected<void, TraceError> KinetoReader::finish() {
     return tl::unexpected(TraceError{m_trace.path + ": no events in the trace"});
   if (m_kernels == 0) {
     return tl::unexpected(TraceError{m_trace.path + ": no GPU kernel events in " +
-                                     std::to_string(m_events) + " events"});
+                                     std::to_string(m_events) +
+                                     (m_events == 1 ? " event" : " events")});
   }
   m_trace.format = TraceFormat::KinetoJson;
   m_trace.vendor = m_vendor_by_version;

@@ -330,8 +330,9 @@ tl::expected<void, TraceError> Rocprofv3JsonReader::finish() {
   if (m_events == 0)
     return tl::unexpected(TraceError{path + ": no events in the trace"});
   if (m_kernels == 0) {
-    return tl::unexpected(
-        TraceError{path + ": no GPU kernel events in " + std::to_string(m_events) + " events"});
+    return tl::unexpected(TraceError{path + ": no GPU kernel events in " +
+                                     std::to_string(m_events) +
+                                     (m_events == 1 ? " event" : " events")});
   }
   // GPU agents become devices 0, 1, ... in the order the file lists them.
   std::unordered_map<std::uint64_t, std::int32_t> device_of_agent;
