@@ -1,0 +1,47 @@
+// How the audit writers spell the audit's enums and numbers, so HTML, Markdown and JSON show the
+// same values the same way.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "audit/audit_result.h"
+
+namespace gpuport {
+
+// JSON and table spellings: "config", "mechanical", "retune", "rewrite".
+std::string_view effort_tier_key(EffortTier tier);
+// "Config", "Mechanical", "Retune", "Rewrite".
+std::string_view effort_tier_title(EffortTier tier);
+std::string_view effort_unit_key(EffortUnit unit);  // "days", "hours"
+std::string_view hotness_key(Hotness hotness);      // "hot", "cold", "untraced"
+// "config-change", "validation-pass", "bounded-project", "major-project", "not-worth-it".
+std::string_view verdict_key(VerdictKind kind);
+// "Config change", "Validation pass", "Bounded project", "Major project", "Not worth it".
+std::string_view verdict_title(VerdictKind kind);
+std::string_view evidence_kind_key(EvidenceLink::Kind kind);  // "finding", "kernel", "file", "api"
+
+// Engineer-days: "0.3", "4.5", "12", "140" (one decimal below 10, whole days from 10).
+std::string format_days(double days);
+// "3 / 5 / 9 days" (low / likely / high).
+std::string format_day_range(const DayRange& range);
+// Dollars: "$0.42", "$347.20" below $1,000; "$12,345" from there; "-$1,200" below zero.
+std::string format_dollars(double dollars);
+// "7.3 months"; "never" when there is no payback.
+std::string format_months(std::optional<double> months);
+// "0.85x" (a throughput ratio, AMD / NVIDIA).
+std::string format_throughput_ratio(double ratio);
+// "12.5 req/s".
+std::string format_rps(double rps);
+// "1.2M", "350k", "900" requests.
+std::string format_requests(double requests);
+// A quantity: "3", "2.5".
+std::string format_quantity(double quantity);
+// "NVIDIA H100", "AMD MI300X".
+std::string platform_label(const PlatformCost& platform);
+
+// Rounding for JSON: days and dollars to the cent (2 decimals).
+double round2(double value);
+
+}  // namespace gpuport
