@@ -20,7 +20,8 @@ BarChart gpu_time_chart(const TraceClassTime& trace, std::size_t index,
     bar.label = std::string(class_name(klass.klass));
     bar.value = static_cast<double>(klass.time_ns);
     bar.accent = static_cast<double>(klass.own_code_ns);
-    bar.value_text = fmt::format("{} ({})", format_duration(klass.time_ns), format_share(klass.share));
+    bar.value_text =
+        fmt::format("{} ({})", format_duration(klass.time_ns), format_share(klass.share));
     if (klass.own_code_ns > 0) {
       bar.value_text += fmt::format(", own {}", format_duration(klass.own_code_ns));
     }
@@ -78,11 +79,10 @@ LineChart payback_chart(const CostSummary& cost) {
     saving.points.push_back({static_cast<double>(month), cost.monthly_delta * month});
   }
   chart.series.push_back(std::move(saving));
-  chart.series.push_back(
-      {"porting (likely)",
-       {{0, cost.porting_cost.likely}, {months, cost.porting_cost.likely}},
-       Tone::Accent,
-       false});
+  chart.series.push_back({"porting (likely)",
+                          {{0, cost.porting_cost.likely}, {months, cost.porting_cost.likely}},
+                          Tone::Accent,
+                          false});
   chart.series.push_back({"porting (high)",
                           {{0, cost.porting_cost.high}, {months, cost.porting_cost.high}},
                           Tone::Muted,

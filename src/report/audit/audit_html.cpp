@@ -53,19 +53,19 @@ std::string head(const AuditResult& result) {
 
 std::string inputs_paragraph(const AuditResult& result) {
   const AuditInputSummary& inputs = result.inputs;
-  std::string out = fmt::format("<h1>gpuport audit: <code>{}</code></h1>\n<p>",
-                                html_escape(inputs.repo));
-  out += fmt::format("{} files scanned, {} findings, {} kernels defined; the translation dry-run "
-                     "changes {} of {} translatable files. ",
-                     format_count(static_cast<std::int64_t>(inputs.files_scanned)),
-                     format_count(static_cast<std::int64_t>(inputs.findings)),
-                     format_count(static_cast<std::int64_t>(inputs.scanned_kernels)),
-                     format_count(static_cast<std::int64_t>(inputs.files_changed_by_translation)),
-                     format_count(static_cast<std::int64_t>(inputs.translatable_files)));
-  out += inputs.config_path
-             ? fmt::format("Prices and weights: <code>{}</code> ({} overridden).",
-                           html_escape(*inputs.config_path), inputs.overrides.size())
-             : std::string("Prices and weights: the shipped defaults.");
+  std::string out =
+      fmt::format("<h1>gpuport audit: <code>{}</code></h1>\n<p>", html_escape(inputs.repo));
+  out += fmt::format(
+      "{} files scanned, {} findings, {} kernels defined; the translation dry-run "
+      "changes {} of {} translatable files. ",
+      format_count(static_cast<std::int64_t>(inputs.files_scanned)),
+      format_count(static_cast<std::int64_t>(inputs.findings)),
+      format_count(static_cast<std::int64_t>(inputs.scanned_kernels)),
+      format_count(static_cast<std::int64_t>(inputs.files_changed_by_translation)),
+      format_count(static_cast<std::int64_t>(inputs.translatable_files)));
+  out += inputs.config_path ? fmt::format("Prices and weights: <code>{}</code> ({} overridden).",
+                                          html_escape(*inputs.config_path), inputs.overrides.size())
+                            : std::string("Prices and weights: the shipped defaults.");
   out += "</p>\n";
   if (inputs.traces.empty()) {
     out += "<p class=\"note\">No trace: every kernel is priced from the scan alone.</p>\n";
@@ -78,9 +78,9 @@ std::string inputs_paragraph(const AuditResult& result) {
     out += fmt::format(
         "<tr><td><code>{}</code>{}</td><td>{}</td><td>{}</td>{}{}{}{}{}</tr>\n",
         html_escape(trace.path),
-        trace.note.empty() ? ""
-                           : fmt::format("<br><span class=\"note\">{}</span>",
-                                         html_escape(trace.note)),
+        trace.note.empty()
+            ? ""
+            : fmt::format("<br><span class=\"note\">{}</span>", html_escape(trace.note)),
         html_escape(format_name(trace.format)),
         html_escape(trace.gpu.empty() ? std::string(vendor_name(trace.vendor)) : trace.gpu),
         html::number_cell(format_duration(trace.gpu_ns)),
@@ -116,24 +116,24 @@ std::string summary_section(const AuditResult& result) {
   const auto row = [&out](std::string_view label, const std::string& value) {
     out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", label, value);
   };
-  row("Effort (low / likely / high)",
-      html::link("effort", format_day_range(result.effort.total)));
-  row("Porting cost", html_escape(fmt::format(
-                          "{} / {} / {} at {} per engineer-day", format_dollars(cost.porting_cost.low),
-                          format_dollars(cost.porting_cost.likely),
-                          format_dollars(cost.porting_cost.high), format_dollars(cost.day_rate))));
-  row("Cost per 1M requests",
-      html_escape(fmt::format("{} {} · {} {}", platform_label(cost.nvidia),
-                              format_dollars(cost.nvidia.cost_per_million),
-                              platform_label(cost.amd), format_dollars(cost.amd.cost_per_million))));
+  row("Effort (low / likely / high)", html::link("effort", format_day_range(result.effort.total)));
+  row("Porting cost",
+      html_escape(
+          fmt::format("{} / {} / {} at {} per engineer-day", format_dollars(cost.porting_cost.low),
+                      format_dollars(cost.porting_cost.likely),
+                      format_dollars(cost.porting_cost.high), format_dollars(cost.day_rate))));
+  row("Cost per 1M requests", html_escape(fmt::format("{} {} · {} {}", platform_label(cost.nvidia),
+                                                      format_dollars(cost.nvidia.cost_per_million),
+                                                      platform_label(cost.amd),
+                                                      format_dollars(cost.amd.cost_per_million))));
   row("Monthly saving on AMD",
       html_escape(fmt::format("{} at {} requests a month", format_dollars(cost.monthly_delta),
                               format_requests(cost.monthly_requests))));
   row("Payback", html_escape(fmt::format("{} (horizon {})", format_months(cost.payback_months),
                                          format_months(cost.horizon_months))));
-  std::string break_even = fmt::format(
-      "AMD at {} of NVIDIA's throughput costs the same per request", 
-      format_throughput_ratio(cost.break_even_ratio));
+  std::string break_even =
+      fmt::format("AMD at {} of NVIDIA's throughput costs the same per request",
+                  format_throughput_ratio(cost.break_even_ratio));
   if (cost.payback_ratio) {
     break_even += fmt::format("; at {} the move pays back within the horizon",
                               format_throughput_ratio(*cost.payback_ratio));
@@ -178,16 +178,15 @@ std::string gpu_time_section(const AuditResult& result) {
         "<table class=\"classes\">\n<tr><th>class</th><th>GPU time</th><th>share</th><th>own "
         "code</th></tr>\n");
     for (const ClassTime& klass : trace.classes) {
-      out += fmt::format("<tr{}><td>{}</td>{}{}{}</tr>\n", klass.own_code_ns > 0 ? " class=\"own\"" : "",
-                         class_name(klass.klass), html::number_cell(format_duration(klass.time_ns)),
-                         html::number_cell(format_share(klass.share)),
-                         html::number_cell(klass.own_code_ns > 0 ? format_duration(klass.own_code_ns)
-                                                                 : "-"));
+      out += fmt::format(
+          "<tr{}><td>{}</td>{}{}{}</tr>\n", klass.own_code_ns > 0 ? " class=\"own\"" : "",
+          class_name(klass.klass), html::number_cell(format_duration(klass.time_ns)),
+          html::number_cell(format_share(klass.share)),
+          html::number_cell(klass.own_code_ns > 0 ? format_duration(klass.own_code_ns) : "-"));
     }
-    out += fmt::format(
-        "<tr><th>total</th>{}<td></td>{}</tr>\n</table>\n",
-        html::number_cell(format_duration(trace.gpu_ns)),
-        html::number_cell(format_duration(trace.own_code_ns)));
+    out += fmt::format("<tr><th>total</th>{}<td></td>{}</tr>\n</table>\n",
+                       html::number_cell(format_duration(trace.gpu_ns)),
+                       html::number_cell(format_duration(trace.own_code_ns)));
   }
   return out + "</section>\n";
 }
@@ -195,8 +194,7 @@ std::string gpu_time_section(const AuditResult& result) {
 std::string effort_section(const AuditResult& result) {
   std::string out = "<section id=\"effort\">\n<h2>Effort by tier</h2>\n";
   out += render_range_chart(effort_chart(result.effort));
-  out +=
-      "<table>\n<tr><th>tier</th><th>items</th><th>low</th><th>likely</th><th>high</th></tr>\n";
+  out += "<table>\n<tr><th>tier</th><th>items</th><th>low</th><th>likely</th><th>high</th></tr>\n";
   for (const EffortTierTotal& tier : result.effort.tiers) {
     out += fmt::format("<tr><td>{}</td>{}{}{}{}</tr>\n", effort_tier_title(tier.tier),
                        html::number_cell(std::to_string(tier.items)),
@@ -214,15 +212,17 @@ std::string effort_section(const AuditResult& result) {
   }
   out += "<h3>Weights overridden by the config</h3>\n";
   if (result.inputs.overrides.empty()) {
-    out += "<p>None: every weight is the shipped default (<code>gpuport audit "
-           "--print-default-config</code> lists them with their sources).</p>\n";
+    out +=
+        "<p>None: every weight is the shipped default (<code>gpuport audit "
+        "--print-default-config</code> lists them with their sources).</p>\n";
   } else {
     out += "<table>\n<tr><th>key</th><th>default</th><th>value</th><th>line</th></tr>\n";
     for (const ConfigOverride& entry : result.inputs.overrides) {
-      out += fmt::format("<tr><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code>"
-                         "</td>{}</tr>\n",
-                         html_escape(entry.key), html_escape(entry.default_value),
-                         html_escape(entry.value), html::number_cell(std::to_string(entry.line)));
+      out += fmt::format(
+          "<tr><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code>"
+          "</td>{}</tr>\n",
+          html_escape(entry.key), html_escape(entry.default_value), html_escape(entry.value),
+          html::number_cell(std::to_string(entry.line)));
     }
     out += "</table>\n";
   }
@@ -230,14 +230,13 @@ std::string effort_section(const AuditResult& result) {
 }
 
 std::string platform_row(const PlatformCost& platform) {
-  return fmt::format(
-      "<tr><td>{}</td>{}{}{}{}{}</tr>\n", html_escape(platform_label(platform)),
-      html::number_cell(format_dollars(platform.gpu_price_per_hour)),
-      html::number_cell(std::to_string(platform.gpus_per_replica)),
-      html::number_cell(format_rps(platform.throughput_rps) +
-                        (platform.throughput_assumed ? " (assumed)" : "")),
-      html::number_cell(format_dollars(platform.cost_per_million)),
-      html::number_cell(format_dollars(platform.monthly_cost)));
+  return fmt::format("<tr><td>{}</td>{}{}{}{}{}</tr>\n", html_escape(platform_label(platform)),
+                     html::number_cell(format_dollars(platform.gpu_price_per_hour)),
+                     html::number_cell(std::to_string(platform.gpus_per_replica)),
+                     html::number_cell(format_rps(platform.throughput_rps) +
+                                       (platform.throughput_assumed ? " (assumed)" : "")),
+                     html::number_cell(format_dollars(platform.cost_per_million)),
+                     html::number_cell(format_dollars(platform.monthly_cost)));
 }
 
 std::string cost_section(const AuditResult& result) {
@@ -251,8 +250,9 @@ std::string cost_section(const AuditResult& result) {
   out += platform_row(cost.amd);
   out += "</table>\n";
   if (cost.nvidia.throughput_assumed || cost.amd.throughput_assumed) {
-    out += "<p class=\"warn\">A throughput is the shipped placeholder, not a measurement: set "
-           "<code>throughput_rps</code> in the config from a load test at your p95 SLO.</p>\n";
+    out +=
+        "<p class=\"warn\">A throughput is the shipped placeholder, not a measurement: set "
+        "<code>throughput_rps</code> in the config from a load test at your p95 SLO.</p>\n";
   }
   out += render_line_chart(payback_chart(cost));
   out += fmt::format(

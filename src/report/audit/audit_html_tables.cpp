@@ -128,11 +128,11 @@ std::string items_section(const AuditResult& result) {
   for (std::size_t i = 0; i < result.items.size(); ++i) {
     const EffortItem& item = result.items[i];
     out += fmt::format(
-        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span></td>{}<td>{} {} per unit"
+        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span></td>{}<td>{} {} each"
         "<br><code>{}</code></td>{}{}{}{}<td>{}</td></tr>\n",
         id_attribute(item.anchor), i + 1, tier_cell(effort_tier_key(item.tier)),
         html_escape(item.title), html_escape(item.basis),
-        number_cell(fmt::format("{} {}", format_quantity(item.quantity), item.quantity_unit)),
+        number_cell(format_amount(item.quantity, item.quantity_unit)),
         format_quantity(item.per_unit), effort_unit_key(item.unit), html_escape(item.weight_key),
         number_cell(format_quantity(item.hotness)), number_cell(format_days(item.days.low)),
         number_cell(format_days(item.days.likely)), number_cell(format_days(item.days.high)),
@@ -156,8 +156,8 @@ std::string kernels_section(const AuditResult& result) {
   out += hot.empty() ? "<p>No kernel is hot.</p>\n"
                      : std::string(k_kernel_header) + hot + "</table>\n";
   if (!rest.empty()) {
-    out += "<h3>Cold and untraced kernels</h3>\n" + std::string(k_kernel_header) + rest +
-           "</table>\n";
+    out +=
+        "<h3>Cold and untraced kernels</h3>\n" + std::string(k_kernel_header) + rest + "</table>\n";
   }
   return out + "</section>\n";
 }

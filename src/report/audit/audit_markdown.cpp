@@ -4,6 +4,7 @@
 
 #include "report/audit/audit_units.h"
 #include "report/profile/profile_units.h"
+#include "report/text_util.h"
 #include "version.h"
 
 namespace gpuport {
@@ -12,6 +13,14 @@ namespace {
 
 std::string where(std::string_view file, std::uint32_t line) {
   return markdown_cell(line > 0 ? fmt::format("{}:{}", file, line) : std::string(file));
+}
+
+// `text` as a code span when nothing in it can break one or the table; else an escaped cell.
+std::string code_cell(std::string_view text) {
+  if (text.empty() || text.find_first_of("`|\r\n") != std::string_view::npos) {
+    return markdown_cell(text);
+  }
+  return fmt::format("`{}`", printable(text));
 }
 
 std::string days_cells(const DayRange& range) {
@@ -29,34 +38,32 @@ void summary(std::string& out, const AuditResult& result) {
     out += "Why:\n\n";
     for (std::size_t i = 0; i < verdict.reasons.size(); ++i) {
       const VerdictReason& reason = verdict.reasons[i];
-      out += fmt::format("{}. {}{}\n", i + 1, markdown_cell(reason.text),
-                         reason.anchor.empty()
-                             ? std::string()
-                             : fmt::format(" (evidence: `{}`)", reason.anchor));
+      out += fmt::format(
+          "{}. {}{}\n", i + 1, markdown_cell(reason.text),
+          reason.anchor.empty() ? std::string() : fmt::format(" (evidence: `{}`)", reason.anchor));
     }
     out += "\n";
   }
   out += "| figure | value |\n|---|---|\n";
-  out += fmt::format("| Effort (low / likely / high) | {} |\n",
-                     format_day_range(result.effort.total));
-  out += fmt::format("| Porting cost | {} / {} / {} at {} per engineer-day |\n",
-                     format_dollars(cost.porting_cost.low), format_dollars(cost.porting_cost.likely),
-                     format_dollars(cost.porting_cost.high), format_dollars(cost.day_rate));
-  out += fmt::format("| Cost per 1M requests | {} {} · {} {} |\n",
-                     markdown_cell(platform_label(cost.nvidia)),
-                     format_dollars(cost.nvidia.cost_per_million),
-                     markdown_cell(platform_label(cost.amd)),
-                     format_dollars(cost.amd.cost_per_million));
+  out +=
+      fmt::format("| Effort (low / likely / high) | {} |\n", format_day_range(result.effort.total));
+  out +=
+      fmt::format("| Porting cost | {} / {} / {} at {} per engineer-day |\n",
+                  format_dollars(cost.porting_cost.low), format_dollars(cost.porting_cost.likely),
+                  format_dollars(cost.porting_cost.high), format_dollars(cost.day_rate));
+  out += fmt::format(
+      "| Cost per 1M requests | {} {} · {} {} |\n", markdown_cell(platform_label(cost.nvidia)),
+      format_dollars(cost.nvidia.cost_per_million), markdown_cell(platform_label(cost.amd)),
+      format_dollars(cost.amd.cost_per_million));
   out += fmt::format("| Monthly saving on AMD | {} at {} requests a month |\n",
                      format_dollars(cost.monthly_delta), format_requests(cost.monthly_requests));
   out += fmt::format("| Payback | {} (horizon {}) |\n", format_months(cost.payback_months),
                      format_months(cost.horizon_months));
   out += fmt::format("| Break-even throughput | AMD at {} of NVIDIA's{} |\n",
                      format_throughput_ratio(cost.break_even_ratio),
-                     cost.payback_ratio
-                         ? fmt::format("; {} pays back within the horizon",
-                                       format_throughput_ratio(*cost.payback_ratio))
-                         : std::string());
+                     cost.payback_ratio ? fmt::format("; {} pays back within the horizon",
+                                                      format_throughput_ratio(*cost.payback_ratio))
+                                        : std::string());
   if (!result.coverage.note.empty()) {
     out += fmt::format("\n> {}\n", markdown_cell(result.coverage.note));
   }
@@ -79,16 +86,14 @@ void inputs(std::string& out, const AuditResult& result) {
                      format_count(static_cast<std::int64_t>(in.files_changed_by_translation)),
                      format_count(static_cast<std::int64_t>(in.translatable_files)));
   for (const AuditTraceInfo& trace : in.traces) {
-    out += fmt::format("- Trace {} ({}, {}): GPU time {}, {} kernel calls, {} steps, p95 {}, "
-                       "{} kernels joined to source{}\n",
-                       markdown_cell(trace.path), format_name(trace.format),
-                       markdown_cell(trace.gpu.empty() ? std::string(vendor_name(trace.vendor))
-                                                       : trace.gpu),
-                       format_duration(trace.gpu_ns), format_count(trace.kernel_calls),
-                       format_count(trace.steps),
-                       trace.p95_ns ? format_duration(*trace.p95_ns) : "-",
-                       format_count(trace.joined_kernels),
-                       trace.note.empty() ? "" : "; " + markdown_cell(trace.note));
+    out += fmt::format(
+        "- Trace {} ({}, {}): GPU time {}, {} kernel calls, {} steps, p95 {}, "
+        "{} kernels joined to source{}\n",
+        markdown_cell(trace.path), format_name(trace.format),
+        markdown_cell(trace.gpu.empty() ? std::string(vendor_name(trace.vendor)) : trace.gpu),
+        format_duration(trace.gpu_ns), format_count(trace.kernel_calls), format_count(trace.steps),
+        trace.p95_ns ? format_duration(*trace.p95_ns) : "-", format_count(trace.joined_kernels),
+        trace.note.empty() ? "" : "; " + markdown_cell(trace.note));
   }
   if (in.traces.empty()) {
     out += "- No trace\n";
@@ -99,9 +104,9 @@ void inputs(std::string& out, const AuditResult& result) {
   if (!in.overrides.empty()) {
     out += "\n| overridden key | default | value | line |\n|---|---|---|--:|\n";
     for (const ConfigOverride& entry : in.overrides) {
-      out += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(entry.key),
-                         markdown_cell(entry.default_value), markdown_cell(entry.value),
-                         entry.line);
+      out +=
+          fmt::format("| {} | {} | {} | {} |\n", markdown_cell(entry.key),
+                      markdown_cell(entry.default_value), markdown_cell(entry.value), entry.line);
     }
   }
 }
@@ -119,16 +124,15 @@ void effort(std::string& out, const AuditResult& result) {
 
 void cost(std::string& out, const CostSummary& cost) {
   out += "\n## Cost per platform\n\n";
-  out += "| platform | GPU $/hour | GPUs per replica | throughput per replica | per 1M requests "
-         "| per month |\n|---|--:|--:|--:|--:|--:|\n";
+  out +=
+      "| platform | GPU $/hour | GPUs per replica | throughput per replica | per 1M requests "
+      "| per month |\n|---|--:|--:|--:|--:|--:|\n";
   for (const PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
-    out += fmt::format("| {} | {} | {} | {}{} | {} | {} |\n",
-                       markdown_cell(platform_label(*platform)),
-                       format_dollars(platform->gpu_price_per_hour), platform->gpus_per_replica,
-                       format_rps(platform->throughput_rps),
-                       platform->throughput_assumed ? " (assumed)" : "",
-                       format_dollars(platform->cost_per_million),
-                       format_dollars(platform->monthly_cost));
+    out += fmt::format(
+        "| {} | {} | {} | {}{} | {} | {} |\n", markdown_cell(platform_label(*platform)),
+        format_dollars(platform->gpu_price_per_hour), platform->gpus_per_replica,
+        format_rps(platform->throughput_rps), platform->throughput_assumed ? " (assumed)" : "",
+        format_dollars(platform->cost_per_million), format_dollars(platform->monthly_cost));
   }
 }
 
@@ -145,12 +149,12 @@ void items(std::string& out, const AuditResult& result) {
     for (const EvidenceLink& link : item.evidence) {
       evidence += (evidence.empty() ? "" : "; ") + markdown_cell(link.label);
     }
-    out += fmt::format("| {} | {} | {} | {} {} | {} {} × {} | {} | {} |\n",
-                       markdown_cell(item.anchor), effort_tier_key(item.tier),
-                       markdown_cell(item.title), format_quantity(item.quantity),
-                       markdown_cell(item.quantity_unit), format_quantity(item.per_unit),
-                       effort_unit_key(item.unit), format_quantity(item.hotness),
-                       days_cells(item.days), evidence);
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} {} each, hotness {} ({}) | {} | {} |\n",
+        markdown_cell(item.anchor), effort_tier_key(item.tier), markdown_cell(item.title),
+        markdown_cell(format_amount(item.quantity, item.quantity_unit)),
+        format_quantity(item.per_unit), effort_unit_key(item.unit), format_quantity(item.hotness),
+        code_cell(item.weight_key), days_cells(item.days), evidence);
   }
 }
 
@@ -164,13 +168,13 @@ void kernels(std::string& out, const AuditResult& result) {
       ++cold;
       continue;
     }
-    rows += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |\n", markdown_cell(kernel.anchor),
-        markdown_cell(kernel.name), class_name(kernel.klass), kernel.own_code ? "yes" : "",
-        format_share(kernel.share), format_duration(kernel.total_ns),
-        kernel.source ? where(kernel.source->file, kernel.source->line) : "",
-        format_days(kernel.tuning_days_low), format_days(kernel.tuning_days_likely),
-        format_days(kernel.tuning_days_high));
+    rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
+                        markdown_cell(kernel.anchor), markdown_cell(kernel.name),
+                        class_name(kernel.klass), kernel.own_code ? "yes" : "",
+                        format_share(kernel.share), format_duration(kernel.total_ns),
+                        kernel.source ? where(kernel.source->file, kernel.source->line) : "",
+                        format_days(kernel.tuning_days_low), format_days(kernel.tuning_days_likely),
+                        format_days(kernel.tuning_days_high));
   }
   if (rows.empty()) {
     out += "No kernel is hot.\n";
@@ -179,9 +183,10 @@ void kernels(std::string& out, const AuditResult& result) {
     out += "|---|---|---|---|--:|--:|---|--:|\n" + rows;
   }
   if (cold > 0) {
-    out += fmt::format("\n{} cold or untraced kernel{} with zero tuning days (the HTML and JSON "
-                       "reports list each with its reason).\n",
-                       cold, cold == 1 ? "" : "s");
+    out += fmt::format(
+        "\n{} cold or untraced kernel{} with zero tuning days (the HTML and JSON "
+        "reports list each with its reason).\n",
+        cold, cold == 1 ? "" : "s");
   }
 }
 
@@ -193,12 +198,11 @@ void portability(std::string& out, const AuditResult& result) {
   }
   out += "| component | layer | findings | AMD status | first evidence |\n|---|---|--:|---|---|\n";
   for (const Component& component : result.portability) {
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_cell(component.name),
-                       tier_name(component.layer), component.findings,
-                       markdown_cell(component.amd_status),
-                       component.evidence.empty()
-                           ? std::string()
-                           : where(component.evidence[0].file, component.evidence[0].line));
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} |\n", markdown_cell(component.name), tier_name(component.layer),
+        component.findings, markdown_cell(component.amd_status),
+        component.evidence.empty() ? std::string()
+                                   : where(component.evidence[0].file, component.evidence[0].line));
   }
 }
 
@@ -225,10 +229,11 @@ void findings(std::string& out, const AuditResult& result) {
   } else {
     out += "| rule | tier | where | what |\n|---|---|---|---|\n";
     for (const AuditFinding& finding : result.findings) {
-      out += fmt::format("| {} | {} | {} | {}{} |\n", markdown_cell(finding.rule),
-                         tier_name(finding.tier), where(finding.file, finding.line),
-                         markdown_cell(finding.summary),
-                         finding.detail.empty() ? "" : ": " + markdown_cell(finding.detail));
+      out += fmt::format(
+          "| {} | {} | {} | {}{} |\n", markdown_cell(finding.rule), tier_name(finding.tier),
+          where(finding.file, finding.line), markdown_cell(finding.summary),
+          finding.detail.empty() ? std::string()
+                                 : fmt::format(" (matched {})", code_cell(finding.detail)));
     }
   }
   out += "\n</details>\n";
@@ -247,8 +252,8 @@ std::string render_audit_markdown(const AuditResult& result) {
   portability(out, result);
   gpu_time(out, result);
   findings(out, result);
-  out += fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n",
-                     k_version);
+  out +=
+      fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n", k_version);
   return out;
 }
 

@@ -175,6 +175,17 @@ std::string format_quantity(double quantity) {
   return text;
 }
 
+std::string format_amount(double quantity, std::string_view unit) {
+  const std::string number = format_quantity(quantity);
+  if (unit.empty()) {
+    return number;
+  }
+  if (number == "1" && unit.size() > 1 && unit.back() == 's') {
+    unit.remove_suffix(1);
+  }
+  return fmt::format("{} {}", number, unit);
+}
+
 std::string platform_label(const PlatformCost& platform) {
   const std::string_view vendor = platform.vendor == Vendor::Amd      ? "AMD"
                                   : platform.vendor == Vendor::Nvidia ? "NVIDIA"

@@ -38,6 +38,9 @@ std::string format_rps(double rps);
 std::string format_requests(double requests);
 // A quantity: "3", "2.5".
 std::string format_quantity(double quantity);
+// A quantity and its unit, the unit's plural "s" dropped for exactly one: "3 sites", "1 site",
+// "1 unsupported API".
+std::string format_amount(double quantity, std::string_view unit);
 // "NVIDIA H100", "AMD MI300X".
 std::string platform_label(const PlatformCost& platform);
 

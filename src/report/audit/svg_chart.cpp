@@ -100,7 +100,8 @@ std::vector<double> axis_ticks(double low, double high, int max_ticks) {
     high = std::max(high, 0.0);
   }
   const double raw_step = (high - low) / std::max(1, max_ticks);
-  const double magnitude = std::pow(10, std::floor(std::log10(raw_step)));
+  const int exponent = static_cast<int>(std::floor(std::log10(raw_step)));
+  const double magnitude = std::pow(10, exponent);
   const double fraction = raw_step / magnitude;
   const double nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10;
   const double step = nice * magnitude;
@@ -108,7 +109,8 @@ std::vector<double> axis_ticks(double low, double high, int max_ticks) {
   const double last = std::ceil(high / step - 1e-9);
   std::vector<double> ticks;
   for (double k = first; k <= last + 0.5; k += 1) {
-    const double tick = k * step;
+    // Dividing by an exact power of ten keeps 0.3 as 0.3 (3 * 0.1 is not).
+    const double tick = exponent >= 0 ? k * nice * magnitude : k * nice / std::pow(10, -exponent);
     ticks.push_back(tick == 0 ? 0 : tick);  // no -0
   }
   return ticks;
@@ -171,8 +173,7 @@ std::string render_range_chart(const RangeChart& chart) {
   const double height = rows_end + 40;
   double largest = 0;
   for (const RangeBar& bar : chart.bars) {
-    largest = std::max({largest, finite_or_zero(bar.low), finite_or_zero(bar.likely),
-                        finite_or_zero(bar.high)});
+    largest = std::max({largest, finite_or_zero(bar.low), finite_or_zero(bar.high)});
   }
   const std::vector<double> ticks = axis_ticks(0, largest);
   const Scale x = scale_over(ticks, k_bar_x, k_bar_x + k_bar_span);
@@ -196,9 +197,10 @@ std::string render_range_chart(const RangeChart& chart) {
                        svg_number(y + 13), html_escape(bar.value_text));
   }
   const double axis_y = rows_end + 2;
-  out += fmt::format("<g class=\"axis\"><line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" "
-                     "stroke=\"#495057\"/>",
-                     svg_number(k_bar_x), svg_number(k_bar_x + k_bar_span), svg_number(axis_y));
+  out += fmt::format(
+      "<g class=\"axis\"><line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" "
+      "stroke=\"#495057\"/>",
+      svg_number(k_bar_x), svg_number(k_bar_x + k_bar_span), svg_number(axis_y));
   for (double tick : ticks) {
     out += fmt::format(
         "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#495057\"/><text x=\"{0}\" "
@@ -235,7 +237,8 @@ std::string render_line_chart(const LineChart& chart) {
   out += "<g class=\"grid\">";
   for (double tick : y_ticks) {
     out += fmt::format(
-        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"{3}\"/><text x=\"{4}\" y=\"{5}\" "
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"{3}\"/><text x=\"{4}\" "
+        "y=\"{5}\" "
         "text-anchor=\"end\">{6}</text>",
         svg_number(k_plot_left), svg_number(k_plot_right), svg_number(y(tick)),
         tick == 0 ? "#495057" : "#dee2e6", svg_number(k_plot_left - 6), svg_number(y(tick) + 4),
@@ -259,9 +262,9 @@ std::string render_line_chart(const LineChart& chart) {
     const std::string dash = series.dashed ? " stroke-dasharray=\"6 4\"" : "";
     std::string points;
     for (const LinePoint& point : series.points) {
-      points += fmt::format("{}{},{}", points.empty() ? "" : " ",
-                           svg_number(x(finite_or_zero(point.x))),
-                           svg_number(y(finite_or_zero(point.y))));
+      points +=
+          fmt::format("{}{},{}", points.empty() ? "" : " ", svg_number(x(finite_or_zero(point.x))),
+                      svg_number(y(finite_or_zero(point.y))));
     }
     out += fmt::format(
         "<g class=\"series\"><title>{0}</title><polyline points=\"{1}\" fill=\"none\" "
