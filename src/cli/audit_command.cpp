@@ -88,8 +88,7 @@ void define_flags(CLI::App& app, RawAuditArgs& raw) {
   app.add_option("--config", raw.config,
                  "Prices, load numbers and weights (TOML) over the shipped defaults")
       ->type_name("FILE");
-  app.add_option("-o,--output", raw.output,
-                 "Write the report to FILE (atomically); '-' for stdout")
+  app.add_option("-o,--output", raw.output, "Write the report to FILE (atomically); '-' for stdout")
       ->type_name("FILE");
   app.add_option("--format", raw.format, "Report format: html, markdown (md) or json")
       ->type_name("FORMAT")
@@ -150,6 +149,39 @@ std::string render(const AuditResult& result, AuditFormat format) {
   }
   return render_audit_html(result);
 }
+
+// One stderr line naming the audit's current stage ("auditing: reading the trace t.json.gz"),
+// redrawn at each stage and cleared at the end; drawn only on a terminal and without --quiet.
+class StageLine {
+ public:
+  explicit StageLine(ProgressDisplay display) : m_on(display == ProgressDisplay::On) {}
+  StageLine(const StageLine&) = delete;
+  StageLine& operator=(const StageLine&) = delete;
+  ~StageLine() { clear(); }
+
+  void show(AuditStage stage, std::string_view detail) {
+    if (!m_on) {
+      return;
+    }
+    const std::string line = fmt::format("\r\x1b[Kauditing: {}{}{}", audit_stage_name(stage),
+                                         detail.empty() ? "" : " ", printable(detail));
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    m_drawn = true;
+  }
+
+  void clear() {
+    if (m_drawn) {
+      std::fputs("\r\x1b[K", stderr);
+      std::fflush(stderr);
+      m_drawn = false;
+    }
+  }
+
+ private:
+  bool m_on = false;
+  bool m_drawn = false;
+};
 
 // The absolute path a user can open, without "./" noise.
 std::string shown_path(const std::string& path) {
@@ -215,18 +247,17 @@ int run_audit_command(const CommandArgs& args) {
     return write_command_output(default_config_text(), config->output);
   }
 
-  AuditRequest request;
-  request.repo = config->repo;
-  request.traces = config->traces;
-  request.config_path = config->config_file;
-  request.jobs = config->jobs;
-  ScanProgress progress;
-  request.progress = &progress;
-  tl::expected<AuditResult, AuditError> result;
-  {
-    ProgressLine line(progress, decide_progress_display(config->quiet), "auditing");
-    result = run_audit(request);
-  }
+  StageLine line(decide_progress_display(config->quiet));
+  AuditInputs inputs;
+  inputs.repo = config->repo;
+  inputs.traces = config->traces;
+  inputs.config_path = config->config_file;
+  inputs.jobs = config->jobs;
+  inputs.progress = [&line](AuditStage stage, std::string_view detail) {
+    line.show(stage, detail);
+  };
+  const tl::expected<AuditResult, AuditError> result = run_audit(inputs);
+  line.clear();
   if (!result) {
     std::fprintf(stderr, "gpuport: error: %s\n", printable(result.error().message).c_str());
     return 2;

@@ -20,6 +20,7 @@ h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.25em;margin:1.6em 0 .5em;border-
 h3{font-size:1.05em;margin:1.2em 0 .4em}
 nav a{margin-right:1em}
 code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.88em;word-break:break-all}
+code.loc{word-break:normal;white-space:nowrap}
 table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em;width:100%}
 th,td{border:1px solid #dee2e6;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f1f3f5}
@@ -106,7 +107,7 @@ std::string summary_section(const AuditResult& result) {
   std::string out = fmt::format(
       "<section id=\"summary\">\n<h2>Summary</h2>\n<div class=\"verdict verdict-{}\" "
       "id=\"verdict\">\n<p>verdict: {}</p>\n<h2>{}</h2>\n</div>\n",
-      verdict_key(verdict.kind), html_escape(verdict_title(verdict.kind)),
+      verdict_id(verdict.kind), html_escape(verdict_title(verdict.kind)),
       html_escape(verdict.headline));
   out += "<h3>Why</h3>\n<ol class=\"reasons\">\n";
   for (const VerdictReason& reason : verdict.reasons) {

@@ -20,8 +20,8 @@ std::string location(std::string_view file, std::uint32_t line) {
   if (file.empty()) {
     return "";
   }
-  return line > 0 ? fmt::format("<code>{}:{}</code>", html_escape(file), line)
-                  : fmt::format("<code>{}</code>", html_escape(file));
+  return line > 0 ? fmt::format("<code class=\"loc\">{}:{}</code>", html_escape(file), line)
+                  : fmt::format("<code class=\"loc\">{}</code>", html_escape(file));
 }
 
 std::string number_cell(std::string_view text) {
@@ -128,12 +128,12 @@ std::string items_section(const AuditResult& result) {
   for (std::size_t i = 0; i < result.items.size(); ++i) {
     const EffortItem& item = result.items[i];
     out += fmt::format(
-        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span></td>{}<td>{} {} each"
+        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span></td>{}<td>{} each"
         "<br><code>{}</code></td>{}{}{}{}<td>{}</td></tr>\n",
         id_attribute(item.anchor), i + 1, tier_cell(effort_tier_key(item.tier)),
         html_escape(item.title), html_escape(item.basis),
         number_cell(format_amount(item.quantity, item.quantity_unit)),
-        format_quantity(item.per_unit), effort_unit_key(item.unit), html_escape(item.weight_key),
+        format_amount(item.per_unit, effort_unit_key(item.unit)), html_escape(item.weight_key),
         number_cell(format_quantity(item.hotness)), number_cell(format_days(item.days.low)),
         number_cell(format_days(item.days.likely)), number_cell(format_days(item.days.high)),
         evidence_list(item.evidence));

@@ -101,7 +101,7 @@ void write_coverage(JsonWriter& json, const TraceCoverage& coverage) {
 void write_verdict(JsonWriter& json, const VerdictSummary& verdict) {
   json.key("verdict");
   json.begin_object();
-  json.field("kind", verdict_key(verdict.kind));
+  json.field("kind", verdict_id(verdict.kind));
   json.field("headline", verdict.headline);
   json.field("days_low", round2(verdict.days_low));
   json.field("days_high", round2(verdict.days_high));

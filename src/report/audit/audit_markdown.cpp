@@ -33,7 +33,7 @@ void summary(std::string& out, const AuditResult& result) {
   const CostSummary& cost = result.cost;
   out += fmt::format("# gpuport audit: {}\n\n", markdown_cell(result.inputs.repo));
   out += fmt::format("**Verdict: {}** ({})\n\n", markdown_cell(verdict.headline),
-                     verdict_key(verdict.kind));
+                     verdict_id(verdict.kind));
   if (!verdict.reasons.empty()) {
     out += "Why:\n\n";
     for (std::size_t i = 0; i < verdict.reasons.size(); ++i) {
@@ -150,10 +150,10 @@ void items(std::string& out, const AuditResult& result) {
       evidence += (evidence.empty() ? "" : "; ") + markdown_cell(link.label);
     }
     out += fmt::format(
-        "| {} | {} | {} | {} | {} {} each, hotness {} ({}) | {} | {} |\n",
-        markdown_cell(item.anchor), effort_tier_key(item.tier), markdown_cell(item.title),
+        "| {} | {} | {} | {} | {} each, hotness {} ({}) | {} | {} |\n", markdown_cell(item.anchor),
+        effort_tier_key(item.tier), markdown_cell(item.title),
         markdown_cell(format_amount(item.quantity, item.quantity_unit)),
-        format_quantity(item.per_unit), effort_unit_key(item.unit), format_quantity(item.hotness),
+        format_amount(item.per_unit, effort_unit_key(item.unit)), format_quantity(item.hotness),
         code_cell(item.weight_key), days_cells(item.days), evidence);
   }
 }

@@ -52,22 +52,6 @@ std::string_view hotness_key(Hotness hotness) {
   return "cold";
 }
 
-std::string_view verdict_key(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::ConfigChange:
-      return "config-change";
-    case VerdictKind::ValidationPass:
-      return "validation-pass";
-    case VerdictKind::BoundedProject:
-      return "bounded-project";
-    case VerdictKind::NotWorthIt:
-      return "not-worth-it";
-    case VerdictKind::MajorProject:
-      break;
-  }
-  return "major-project";
-}
-
 std::string_view verdict_title(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::ConfigChange:
@@ -96,20 +80,6 @@ std::string_view evidence_kind_key(EvidenceLink::Kind kind) {
       break;
   }
   return "finding";
-}
-
-std::string format_days(double days) {
-  if (!std::isfinite(days)) {
-    return "-";
-  }
-  if (std::fabs(days) >= 10) {
-    return fmt::format("{:.0f}", std::round(days));
-  }
-  const double tenths = std::round(days * 10) / 10;
-  if (tenths == std::round(tenths)) {
-    return fmt::format("{:.0f}", tenths == 0 ? 0.0 : tenths);
-  }
-  return fmt::format("{:.1f}", tenths);
 }
 
 std::string format_day_range(const DayRange& range) {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "audit/audit_result.h"
+#include "audit/verdict.h"  // format_days() and verdict_id(), shared with the verdict's text
 
 namespace gpuport {
 
@@ -16,14 +17,10 @@ std::string_view effort_tier_key(EffortTier tier);
 std::string_view effort_tier_title(EffortTier tier);
 std::string_view effort_unit_key(EffortUnit unit);  // "days", "hours"
 std::string_view hotness_key(Hotness hotness);      // "hot", "cold", "untraced"
-// "config-change", "validation-pass", "bounded-project", "major-project", "not-worth-it".
-std::string_view verdict_key(VerdictKind kind);
 // "Config change", "Validation pass", "Bounded project", "Major project", "Not worth it".
 std::string_view verdict_title(VerdictKind kind);
 std::string_view evidence_kind_key(EvidenceLink::Kind kind);  // "finding", "kernel", "file", "api"
 
-// Engineer-days: "0.3", "4.5", "12", "140" (one decimal below 10, whole days from 10).
-std::string format_days(double days);
 // "3 / 5 / 9 days" (low / likely / high).
 std::string format_day_range(const DayRange& range);
 // Dollars: "$0.42", "$347.20" below $1,000; "$12,345" from there; "-$1,200" below zero.
