@@ -158,7 +158,7 @@ TEST(SvgChart, LineChartDrawsSeriesLegendAndTheMarker) {
       "x1=\"232\" x2=\"252\" y1=\"22\" y2=\"22\" stroke=\"#e8590c\" stroke-width=\"2\" "
       "stroke-dasharray=\"6 4\"/><text x=\"256\" y=\"26\">cost</text></g>\n"
       "<g class=\"marker\"><line x1=\"345\" x2=\"345\" y1=\"36\" y2=\"270\" stroke=\"#c92a2a\" "
-      "stroke-dasharray=\"3 3\"/><text x=\"349\" y=\"48\" text-anchor=\"start\" "
+      "stroke-dasharray=\"3 3\"/><text x=\"349\" y=\"264\" text-anchor=\"start\" "
       "fill=\"#c92a2a\">break-even: 5.0 months</text></g>\n"
       "</svg>\n");
 }

@@ -20,7 +20,9 @@ h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.25em;margin:1.6em 0 .5em;border-
 h3{font-size:1.05em;margin:1.2em 0 .4em}
 nav a{margin-right:1em}
 code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.88em;word-break:break-all}
-code.loc{word-break:normal;white-space:nowrap}
+code.loc,code.rule{word-break:normal;white-space:nowrap}
+code.key{word-break:normal;overflow-wrap:anywhere}
+table.kernels td:first-child{width:30%}
 table{border-collapse:collapse;margin:.5em 0 1em;font-size:.9em;width:100%}
 th,td{border:1px solid #dee2e6;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f1f3f5}

@@ -6,6 +6,7 @@
 #include "report/audit/audit_units.h"
 #include "report/audit/html_text.h"
 #include "report/profile/profile_units.h"
+#include "report/text_util.h"
 
 namespace gpuport::html {
 
@@ -29,6 +30,9 @@ std::string number_cell(std::string_view text) {
 }
 
 namespace {
+
+// Shown in the kernel tables; the full raw name is the cell's tooltip (and in the JSON).
+constexpr std::size_t k_name_columns = 200;
 
 std::string id_attribute(std::string_view anchor) {
   return anchor.empty() ? "" : fmt::format(" id=\"{}\"", html_escape(anchor));
@@ -71,8 +75,9 @@ std::string kernel_row(const AuditKernel& kernel, const AuditResult& result) {
       "<tr{}{}><td><code title=\"{}\">{}</code></td><td>{}<br>{}</td><td>{}</td>{}{}{}<td>{}</td>"
       "<td>{}: {}</td><td>{}</td>{}</tr>\n",
       id_attribute(kernel.anchor), kernel.own_code ? " class=\"own\"" : "",
-      html_escape(kernel.raw_name), html_escape(kernel.name), class_name(kernel.klass),
-      html_escape(kernel.owner), kernel.own_code ? "yes" : "no",
+      html_escape(kernel.raw_name),
+      html_escape(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
+      class_name(kernel.klass), html_escape(kernel.owner), kernel.own_code ? "yes" : "no",
       number_cell(traced ? format_share(kernel.share) : "-"),
       number_cell(traced ? format_duration(kernel.total_ns) : "-"),
       number_cell(traced ? format_count(kernel.calls) : "-"),
@@ -128,12 +133,12 @@ std::string items_section(const AuditResult& result) {
   for (std::size_t i = 0; i < result.items.size(); ++i) {
     const EffortItem& item = result.items[i];
     out += fmt::format(
-        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span></td>{}<td>{} each"
-        "<br><code>{}</code></td>{}{}{}{}<td>{}</td></tr>\n",
+        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span><br>weight: <code "
+        "class=\"key\">{}</code></td>{}<td>{} each</td>{}{}{}{}<td>{}</td></tr>\n",
         id_attribute(item.anchor), i + 1, tier_cell(effort_tier_key(item.tier)),
-        html_escape(item.title), html_escape(item.basis),
+        html_escape(item.title), html_escape(item.basis), html_escape(item.weight_key),
         number_cell(format_amount(item.quantity, item.quantity_unit)),
-        format_amount(item.per_unit, effort_unit_key(item.unit)), html_escape(item.weight_key),
+        format_amount(item.per_unit, effort_unit_key(item.unit)),
         number_cell(format_quantity(item.hotness)), number_cell(format_days(item.days.low)),
         number_cell(format_days(item.days.likely)), number_cell(format_days(item.days.high)),
         evidence_list(item.evidence));
@@ -179,10 +184,10 @@ std::string findings_section(const AuditResult& result) {
     if (!finding.excerpt.empty()) {
       what += fmt::format("<br><code>{}</code>", html_escape(finding.excerpt));
     }
-    out += fmt::format("<tr{}><td><code>{}</code></td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       id_attribute(finding.anchor), html_escape(finding.rule),
-                       tier_cell(tier_name(finding.tier)), html_escape(finding.component),
-                       location(finding.file, finding.line), what);
+    out += fmt::format(
+        "<tr{}><td><code class=\"rule\">{}</code></td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        id_attribute(finding.anchor), html_escape(finding.rule), tier_cell(tier_name(finding.tier)),
+        html_escape(finding.component), location(finding.file, finding.line), what);
   }
   out += "</table>\n";
   return out + "</section>\n";

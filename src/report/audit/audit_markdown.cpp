@@ -11,6 +11,9 @@ namespace gpuport {
 
 namespace {
 
+// Kernel names in a PR comment: ATen's run to hundreds of characters; JSON keeps them whole.
+constexpr std::size_t k_name_columns = 100;
+
 std::string where(std::string_view file, std::uint32_t line) {
   return markdown_cell(line > 0 ? fmt::format("{}:{}", file, line) : std::string(file));
 }
@@ -169,7 +172,8 @@ void kernels(std::string& out, const AuditResult& result) {
       continue;
     }
     rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
-                        markdown_cell(kernel.anchor), markdown_cell(kernel.name),
+                        markdown_cell(kernel.anchor),
+                        markdown_cell(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
                         class_name(kernel.klass), kernel.own_code ? "yes" : "",
                         format_share(kernel.share), format_duration(kernel.total_ns),
                         kernel.source ? where(kernel.source->file, kernel.source->line) : "",

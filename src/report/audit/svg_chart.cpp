@@ -284,7 +284,7 @@ std::string render_line_chart(const LineChart& chart) {
         "stroke-dasharray=\"3 3\"/><text x=\"{3}\" y=\"{4}\" text-anchor=\"{5}\" "
         "fill=\"#c92a2a\">{6}</text></g>\n",
         svg_number(at), svg_number(k_plot_top), svg_number(k_plot_bottom),
-        svg_number(right_half ? at - 4 : at + 4), svg_number(k_plot_top + 12),
+        svg_number(right_half ? at - 4 : at + 4), svg_number(k_plot_bottom - 6),
         right_half ? "end" : "start", html_escape(chart.marker->label));
   }
   out += "</svg>\n";
