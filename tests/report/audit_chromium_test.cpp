@@ -109,6 +109,25 @@ TEST_F(AuditChromium, RenderedDomHasTheChartsAndTablesAndNoScriptError) {
   EXPECT_THAT(dom, HasSubstr(">k&lt;T&amp;, \"x\"&gt;</code>"));
 }
 
+TEST_F(AuditChromium, TheExamplesReportRendersWithoutErrors) {
+  const fs::path page = m_dir / "example.html";
+  const std::string source = GPUPORT_SOURCE_DIR;
+  const std::string audit = std::string(GPUPORT_BINARY) + " audit '" + source +
+                            "/examples/serving-repo' --trace '" + source +
+                            "/examples/traces/serving-h100.json.gz' --config '" + source +
+                            "/examples/gpuport.toml' -q -o '" + page.string() + "' >/dev/null";
+  ASSERT_EQ(std::system(audit.c_str()), 0);
+  ASSERT_EQ(run_chromium(m_dir, "--dump-dom", page), 0) << read_all(m_dir / "stderr.txt");
+  const std::string dom = read_all(m_dir / "stdout.txt");
+  EXPECT_EQ(page_errors(read_all(m_dir / "stderr.txt")), "");
+  for (const std::string_view title :
+       {k_gpu_time_chart_title, k_effort_chart_title, k_cost_chart_title, k_payback_chart_title}) {
+    EXPECT_THAT(dom, HasSubstr("-title\">" + std::string(title) + "</title>")) << title;
+  }
+  EXPECT_THAT(dom, HasSubstr("<section id=\"kernels\">"));
+  EXPECT_THAT(dom, HasSubstr("csrc/fused_norm.cu:68</code>"));
+}
+
 TEST_F(AuditChromium, SavesAScreenshotInTheBuildDirectory) {
   const fs::path screenshot = m_build / "audit-report.png";
   fs::remove(screenshot);

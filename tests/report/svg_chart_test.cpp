@@ -2,6 +2,8 @@
 // text helpers they escape with.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "report/audit/html_text.h"
 #include "report/audit/svg_chart.h"
 
@@ -36,6 +38,18 @@ TEST(SvgChart, AxisTicksUseOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_EQ(axis_ticks(0, 0), (std::vector<double>{0}));
   EXPECT_EQ(axis_ticks(0, 0.3), (std::vector<double>{0, 0.1, 0.2, 0.3}));
   EXPECT_EQ(axis_ticks(5, 5), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+}
+
+// Regression: a denormal largest value made the tick step 0 and the tick list empty (found by
+// audit_report_fuzzer); huge or infinite ones must not overflow the span.
+TEST(SvgChart, AxisTicksSurviveDenormalHugeAndNonFiniteValues) {
+  EXPECT_EQ(axis_ticks(0, 1e-320), (std::vector<double>{0}));
+  EXPECT_EQ(axis_ticks(-1e308, 1e308).size(), 5u);  // -1e300 .. 1e300 in steps of 5e299
+  EXPECT_EQ(axis_ticks(0, std::numeric_limits<double>::quiet_NaN()), (std::vector<double>{0}));
+  EXPECT_EQ(axis_ticks(0, std::numeric_limits<double>::infinity()), (std::vector<double>{0}));
+  const std::string svg =
+      render_range_chart({"d", "d", "days", {{"x", 0, 1e-320, 1e-320, "", Tone::Base}}});
+  EXPECT_NE(svg.find("<rect x=\"200\" y=\"8\" width=\"0\""), std::string::npos);
 }
 
 TEST(SvgChart, TickLabelsAreShort) {

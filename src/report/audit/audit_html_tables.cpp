@@ -50,7 +50,7 @@ std::string evidence_list(const std::vector<EvidenceLink>& evidence) {
       out += link(link_to.anchor, link_to.label);
     } else {
       out += fmt::format("<code>{}</code>", html_escape(link_to.label));
-      if (!link_to.file.empty() && link_to.label.find(link_to.file) == std::string::npos) {
+      if (!link_to.file.empty() && link_to.file != link_to.label) {
         out += " " + location(link_to.file, link_to.line);
       }
     }

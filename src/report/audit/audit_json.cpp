@@ -4,8 +4,8 @@
 
 #include "report/audit/audit_units.h"
 #include "report/json_writer.h"
-#include "report/profile/profile_json.h"
 #include "report/profile/profile_units.h"
+#include "version.h"
 
 namespace gpuport {
 
@@ -327,7 +327,11 @@ std::string render_audit_json(const AuditResult& result) {
   JsonWriter json(sink);
   json.begin_object();
   json.field("schema_version", k_audit_schema_version);
-  write_tool(json);
+  json.key("tool");
+  json.begin_object();
+  json.field("name", "gpuport");
+  json.field("version", k_version);
+  json.end_object();
   json.field("command", "audit");
   write_inputs(json, result.inputs);
   write_coverage(json, result.coverage);

@@ -97,6 +97,9 @@ std::string format_dollars(double dollars) {
     const std::string text = fmt::format("{:.2f}", magnitude);
     return (text == "0.00" ? "" : sign) + "$" + text;
   }
+  if (magnitude >= 1e15) {  // beyond any budget; also keeps llround in range
+    return sign + fmt::format("${:.3g}", magnitude);
+  }
   const auto whole = static_cast<std::int64_t>(std::llround(magnitude));
   return sign + "$" + format_count(whole);
 }

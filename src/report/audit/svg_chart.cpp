@@ -20,6 +20,7 @@ constexpr double k_row = 26;
 constexpr double k_bar_height = 18;
 constexpr double k_pad = 8;
 constexpr std::size_t k_label_columns = 28;
+constexpr double k_axis_limit = 1e300;
 
 // The line chart's plot area.
 constexpr double k_line_height = 320;
@@ -84,11 +85,18 @@ double finite_or_zero(double value) {
   return std::isfinite(value) ? value : 0;
 }
 
+// A value an axis can span: finite, bounded so that high - low stays finite, and zero below
+// 1e-12 so that the tick step's power of ten stays a normal double.
+double axis_value(double value) {
+  value = std::clamp(finite_or_zero(value), -k_axis_limit, k_axis_limit);
+  return std::fabs(value) < 1e-12 ? 0.0 : value;
+}
+
 }  // namespace
 
 std::vector<double> axis_ticks(double low, double high, int max_ticks) {
-  low = finite_or_zero(low);
-  high = finite_or_zero(high);
+  low = axis_value(low);
+  high = axis_value(high);
   if (high < low) {
     std::swap(low, high);
   }
@@ -107,11 +115,19 @@ std::vector<double> axis_ticks(double low, double high, int max_ticks) {
   const double step = nice * magnitude;
   const double first = std::floor(low / step + 1e-9);
   const double last = std::ceil(high / step - 1e-9);
+  // At most max_ticks + 2 marks; counted with an integer, since k += 1 stops moving a double
+  // above 2^53.
+  const double span = last - first;
+  const int count = span >= 0 ? static_cast<int>(std::min(span, max_ticks + 2.0)) : 0;
   std::vector<double> ticks;
-  for (double k = first; k <= last + 0.5; k += 1) {
+  for (int i = 0; i <= count; ++i) {
+    const double k = first + i;
     // Dividing by an exact power of ten keeps 0.3 as 0.3 (3 * 0.1 is not).
     const double tick = exponent >= 0 ? k * nice * magnitude : k * nice / std::pow(10, -exponent);
     ticks.push_back(tick == 0 ? 0 : tick);  // no -0
+  }
+  if (ticks.empty()) {
+    ticks.push_back(0);
   }
   return ticks;
 }
