@@ -208,9 +208,11 @@ enum class VerdictKind : std::uint8_t {
 };
 
 struct VerdictReason {
-  std::string text;    // one sentence
-  std::string anchor;  // evidence: "kernel-3", "item-12", "finding-...", "cost"
-  double weight = 0;   // why it ranks where it does (days, or dollars per month for cost)
+  std::string text;  // one sentence
+  // Evidence: "kernel-3", "item-12", "finding-...", or a report section: "cost" (the cost and
+  // payback block), "kernels" (the hot-kernel table).
+  std::string anchor;
+  double weight = 0;  // why it ranks where it does (days, or dollars per month for cost)
 };
 
 struct VerdictSummary {

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "audit/default_config_text.h"
 #include "audit/toml_flat.h"
 
@@ -86,22 +88,21 @@ class Reader {
   double at_least(std::string_view key, double minimum) {
     const double value = number(key);
     if (!(value >= minimum)) {
-      fail(key, "must be at least " + FlatValue{FlatKind::Float, minimum, 0}.toml());
+      fail(key, fmt::format("must be at least {:g}", minimum));
     }
     return value;
   }
   double above(std::string_view key, double minimum) {
     const double value = number(key);
     if (!(value > minimum)) {
-      fail(key, "must be greater than " + FlatValue{FlatKind::Float, minimum, 0}.toml());
+      fail(key, fmt::format("must be greater than {:g}", minimum));
     }
     return value;
   }
   double between(std::string_view key, double low, double high) {
     const double value = number(key);
     if (!(value >= low && value <= high)) {
-      fail(key, "must be between " + FlatValue{FlatKind::Float, low, 0}.toml() + " and " +
-                    FlatValue{FlatKind::Float, high, 0}.toml());
+      fail(key, fmt::format("must be between {:g} and {:g}", low, high));
     }
     return value;
   }
@@ -109,7 +110,7 @@ class Reader {
     if (m_error.empty()) {
       const FlatValue& value = find(key);
       m_error = located(m_path, line_of(key),
-                        "'" + std::string(key) + "' " + what + " (it is " + value.toml() + ")");
+                        "'" + std::string(key) + "' = " + value.toml() + ": " + what);
     }
   }
   std::uint32_t line_of(std::string_view key) const {
@@ -151,7 +152,7 @@ PlatformConfig platform(Reader& in, std::string_view vendor, const CostConfig& c
     for (const auto& [name, value] : cost.prices) {
       known += (known.empty() ? "" : ", ") + name;
     }
-    in.fail(base + "gpu", "names a GPU with no price in [prices] (known: " + known + ")");
+    in.fail(base + "gpu", "no price for this GPU in [prices] (known: " + known + ")");
   }
   out.gpus_per_replica = static_cast<std::int64_t>(in.at_least(base + "gpus_per_replica", 1));
   out.throughput_rps = in.above(base + "throughput_rps", 0);

@@ -3,9 +3,12 @@
 
 #include <cpptoml.h>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace gpuport {
 
@@ -64,13 +67,12 @@ std::uint32_t line_over_nesting_limit(std::string_view text) {
 }
 
 std::string format_double(double value) {
+  if (value == std::floor(value) && std::abs(value) < 1e15) {
+    return fmt::format("{:.1f}", value);  // 100000000.0, not 1e+08
+  }
   char buffer[64];
   auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  std::string text(buffer, error == std::errc() ? end : buffer);
-  if (text.find_first_of(".eEni") == std::string::npos) {
-    text += ".0";
-  }
-  return text;
+  return std::string(buffer, error == std::errc() ? end : buffer);
 }
 
 void flatten(const cpptoml::table& table, const std::string& prefix, FlatToml& out) {

@@ -139,10 +139,11 @@ std::string_view verdict_id(VerdictKind kind) {
 }
 
 std::string format_days(double days) {
+  // Halves round away from zero (10.5 -> 11), not to even as printf does.
   if (days >= 9.95) {
-    return fmt::format("{:.0f}", days);
+    return fmt::format("{:.0f}", std::round(days));
   }
-  std::string text = fmt::format("{:.1f}", days);
+  std::string text = fmt::format("{:.1f}", std::round(days * 10) / 10);
   if (text.ends_with(".0")) {
     text.resize(text.size() - 2);
   }
