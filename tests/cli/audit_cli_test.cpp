@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 #include "cli/audit_command.h"
 #include "cli_runner.h"
 
@@ -168,6 +170,34 @@ TEST_F(AuditCli, UnwritableOutputIsOneLineAndExit2) {
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(lines(run.err), 1u) << run.err;
   EXPECT_THAT(run.err, StartsWith("gpuport: error: cannot write '" + out + "'"));
+}
+
+// docs/audit.md quotes the example's report; every quoted line must still be what it prints.
+TEST_F(AuditCli, TheDocsExcerptIsTheExamplesCurrentReport) {
+  const CliRun run = gpuport("audit " + example_args() + " --format markdown");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string doc = read_text(std::string(GPUPORT_SOURCE_DIR) + "/docs/audit.md");
+  std::size_t quoted = 0;
+  for (std::size_t at = doc.find("```markdown\n"); at != std::string::npos;
+       at = doc.find("```markdown\n", at + 1)) {
+    const std::size_t begin = at + 12;
+    const std::size_t end = doc.find("```", begin);
+    std::istringstream block(doc.substr(begin, end - begin));
+    for (std::string line; std::getline(block, line);) {
+      if (!line.empty()) {
+        EXPECT_THAT(run.out, HasSubstr(line + "\n"))
+            << "docs/audit.md quotes a line the report no longer has";
+        ++quoted;
+      }
+    }
+  }
+  EXPECT_GE(quoted, 20u);
+  EXPECT_THAT(
+      doc, HasSubstr(
+               "Verdict: " +
+               nlohmann::json::parse(
+                   gpuport("audit " + example_args() + " --format json").out)["verdict"]["headline"]
+                   .get<std::string>()));
 }
 
 TEST_F(AuditCli, PrintDefaultConfigPrintsTheShippedDefaults) {
