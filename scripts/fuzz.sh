@@ -17,7 +17,7 @@ for target in "${targets[@]}"; do
   corpus="build-fuzz/corpus-$target"
   mkdir -p "$corpus"
   # Seed with the repository's own fixtures so the fuzzer starts from realistic inputs.
-  find tests/fixtures examples -type f -size -64k -exec cp -t "$corpus" {} + 2>/dev/null || true
+  find tests/fixtures examples config -type f -size -64k -exec cp -t "$corpus" {} + 2>/dev/null || true
   # The SQLite reader also starts from real databases, built from the .sql fixtures.
   if [ "$target" = sqlite_trace_fuzzer ] && command -v sqlite3 >/dev/null; then
     for sql in tests/fixtures/profile/tables/*.sql; do

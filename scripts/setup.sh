@@ -14,6 +14,9 @@ packages=(
   # `gpuport hipify --verify` and its tests compile translated code with Debian's HIP (5.2).
   hipcc libamdhip64-dev rocm-device-libs
   libhiprand-dev librocrand-dev libhipsparse-dev librocsparse-dev librocprim-dev librocm-smi-dev
+  # gpuport audit: the .gpuport.toml config (header-only TOML) and the headless-browser test of
+  # the HTML report.
+  libcpptoml-dev chromium
 )
 # Extra sets for the optional jobs: `setup.sh fuzz`, `setup.sh bench`.
 for extra in "$@"; do

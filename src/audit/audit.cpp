@@ -1,0 +1,175 @@
+// The audit pipeline: scan -> translation dry-run -> profiles -> kernels -> effort -> cost ->
+// verdict.
+#include "audit/audit.h"
+
+#include <fmt/format.h>
+
+#include "audit/cost.h"
+#include "audit/dry_run.h"
+#include "audit/effort.h"
+#include "audit/findings.h"
+#include "audit/hot_kernels.h"
+#include "audit/verdict.h"
+#include "hipify/hipify_tree.h"
+#include "profile/analysis/profile.h"
+#include "profile/trace_reader.h"
+#include "scan/components.h"
+#include "scan/scanner.h"
+
+namespace gpuport {
+
+namespace {
+
+void report(const AuditInputs& inputs, AuditStage stage, std::string_view detail = {}) {
+  if (inputs.progress) {
+    inputs.progress(stage, detail);
+  }
+}
+
+AuditTraceInfo trace_summary(const Profile& profile) {
+  AuditTraceInfo info;
+  info.path = profile.trace.path;
+  info.format = profile.trace.format;
+  info.vendor = profile.trace.vendor;
+  if (!profile.trace.devices.empty()) {
+    info.gpu = profile.trace.devices.front().name;
+  }
+  info.gpu_ns = profile.totals.gpu_ns;
+  info.kernel_calls = profile.totals.kernel_calls;
+  info.unique_kernels = profile.totals.unique_kernels;
+  info.steps = static_cast<std::int64_t>(profile.steps.steps.size());
+  info.p95_ns = profile.steps.p95_ns;
+  info.joined_kernels = profile.source ? profile.source->joined : 0;
+  info.note = profile.steps.note;
+  return info;
+}
+
+TraceCoverage coverage(bool traced, const NoTraceConfig& no_trace) {
+  TraceCoverage out;
+  out.traced = traced;
+  if (!traced) {
+    out.low_factor = no_trace.low_factor;
+    out.high_factor = no_trace.high_factor;
+    out.note = fmt::format(
+        "no trace: estimated from the scan alone, ranges widened by ×{:g} low / ×{:g} high, "
+        "and every kernel priced as possibly hot at ×{:g}",
+        no_trace.low_factor, no_trace.high_factor, no_trace.kernel_weight);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view audit_stage_name(AuditStage stage) {
+  switch (stage) {
+    case AuditStage::Config:
+      return "reading the config";
+    case AuditStage::Scan:
+      return "scanning";
+    case AuditStage::Translate:
+      return "translating (dry run)";
+    case AuditStage::Trace:
+      return "reading the trace";
+    case AuditStage::Estimate:
+      break;
+  }
+  return "estimating";
+}
+
+tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs) {
+  report(inputs, AuditStage::Config);
+  tl::expected<AuditConfig, ConfigError> config =
+      inputs.config_path ? load_audit_config(*inputs.config_path) : default_audit_config();
+  if (!config) {
+    return tl::unexpected(AuditError{config.error().message});
+  }
+  DiskFileSystem disk;
+  return run_audit(inputs, *config, disk);
+}
+
+tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
+                                                const AuditConfig& config, const FileSystem& fs) {
+  report(inputs, AuditStage::Scan);
+  ScanOptions scan_options;
+  scan_options.walk.jobs = std::max(1u, inputs.jobs);
+  auto scanned = scan(fs, inputs.repo, scan_options);
+  if (!scanned) {
+    return tl::unexpected(AuditError{inputs.repo + ": cannot read: " + scanned.error().message});
+  }
+  const ScanResult& scan_result = *scanned;
+
+  report(inputs, AuditStage::Translate);
+  HipifyOptions hipify_options;
+  hipify_options.walk = scan_options.walk;
+  const std::vector<std::string> roots{inputs.repo};
+  auto translated = hipify_tree(fs, roots, hipify_options, builtin_mapping_table());
+  if (!translated) {
+    return tl::unexpected(
+        AuditError{translated.error().path + ": cannot read: " + translated.error().message});
+  }
+  const DryRunDigest dry_run = digest_dry_run(*translated);
+
+  std::vector<SourceKernel> definitions;
+  for (const Kernel& kernel : scan_result.kernels) {
+    definitions.push_back({kernel.name, kernel.file, kernel.line});
+  }
+  const SourceIndex index(std::move(definitions));
+  std::vector<Profile> profiles;
+  for (const std::string& path : inputs.traces) {
+    report(inputs, AuditStage::Trace, path);
+    auto trace = read_trace(path, ReadOptions{});
+    if (!trace) {
+      return tl::unexpected(AuditError{trace.error().message});
+    }
+    ProfileOptions options;
+    options.source = &index;
+    profiles.push_back(analyze_trace(*trace, options));
+  }
+
+  report(inputs, AuditStage::Estimate);
+  AuditResult result;
+  AuditInputSummary& summary = result.inputs;
+  summary.repo = inputs.repo;
+  summary.config_path = config.path;
+  summary.overrides = config.overrides;
+  summary.files_scanned = scan_result.files_scanned;
+  summary.findings = scan_result.findings.size();
+  summary.scanned_kernels = scan_result.kernels.size();
+  summary.translatable_files = dry_run.translatable_files;
+  summary.files_changed_by_translation = dry_run.changed_files.size();
+  for (std::size_t t = 0; t < profiles.size(); ++t) {
+    summary.traces.push_back(trace_summary(profiles[t]));
+    result.class_time.push_back(class_time(profiles[t], t));
+  }
+  result.portability = scan_result.components;
+  result.findings = audit_findings(scan_result);
+  result.hot_threshold = config.hot.threshold;
+  result.kernels = select_kernels(profiles, scan_result, config.hot);
+
+  const bool traced = !profiles.empty();
+  const EffortInputs effort_inputs{scan_result, result.findings, dry_run, traced};
+  EffortEstimate effort = estimate_effort(effort_inputs, result.kernels, config);
+  result.items = std::move(effort.items);
+  result.effort = effort.summary;
+  result.cost = estimate_cost(config.cost, result.effort.total);
+  result.coverage = coverage(traced, config.no_trace);
+  result.verdict = decide_verdict(
+      {result.items, result.effort, result.kernels, result.cost, traced}, config.verdict);
+
+  for (const FileWarning& warning : scan_result.warnings) {
+    result.warnings.push_back(
+        warning.line > 0 ? fmt::format("{}:{}: {}", warning.file, warning.line, warning.message)
+                         : warning.file + ": " + warning.message);
+  }
+  for (std::size_t t = 0; t < profiles.size(); ++t) {
+    const Profile& profile = profiles[t];
+    if (profile.source && profile.source->joined == 0 && !scan_result.kernels.empty()) {
+      result.warnings.push_back(profile.trace.path +
+                                ": no kernel of the trace matches a kernel the scan found; is "
+                                "it a trace of this repository?");
+    }
+  }
+  return result;
+}
+
+}  // namespace gpuport

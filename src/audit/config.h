@@ -1,0 +1,136 @@
+// The audit's settings: the shipped defaults (config/gpuport-defaults.toml, embedded in the
+// binary) with a project's .gpuport.toml laid over them. Every weight, price and threshold the
+// effort, cost and verdict models use is a field here; none has a value in code.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tl/expected.hpp>
+
+#include "audit/audit_result.h"
+
+namespace gpuport {
+
+struct TierWeights {
+  double config = 0;
+  double mechanical = 0;
+  double retune = 0;
+  double rewrite = 0;
+};
+
+struct SpreadFactors {  // low and high as fractions of likely
+  double low = 0;
+  double high = 0;
+};
+
+struct MechanicalWeights {
+  double unsupported_api_days = 0;
+  double needs_review_hours = 0;
+  double file_hours = 0;
+  std::int64_t small_kernel_lines = 0;
+  std::int64_t large_kernel_lines = 0;
+  double small_kernel_days = 0;
+  double medium_kernel_days = 0;
+  double large_kernel_days = 0;
+};
+
+struct RetuneWeights {
+  double hot_kernel_days = 0;
+  double finding_days = 0;
+};
+
+struct RewriteWeights {
+  double ptx_site_days = 0;
+  double mma_site_days = 0;
+  double cutlass_site_days = 0;
+  double tensorrt_engine_days = 0;
+  double tensorrt_api_file_days = 0;
+  double cubin_days = 0;
+  double hot_weight = 0;
+  double cold_weight = 0;
+  double untraced_weight = 0;
+};
+
+struct EffortConfig {
+  double hours_per_day = 0;
+  TierWeights tier_weight;
+  SpreadFactors config_range;
+  SpreadFactors mechanical_range;
+  SpreadFactors retune_range;
+  SpreadFactors rewrite_range;
+  MechanicalWeights mechanical;
+  RetuneWeights retune;
+  RewriteWeights rewrite;
+};
+
+struct HotConfig {
+  double threshold = 0;
+  bool include_p95_steps = false;
+};
+
+struct NoTraceConfig {
+  double low_factor = 0;
+  double high_factor = 0;
+  double kernel_weight = 0;
+};
+
+struct PlatformConfig {
+  std::string gpu;
+  double gpu_price_per_hour = 0;  // from [prices], by gpu
+  std::int64_t gpus_per_replica = 0;
+  double throughput_rps = 0;
+  bool throughput_assumed = false;  // the project's config did not set throughput_rps
+};
+
+struct CostConfig {
+  double day_rate = 0;
+  double monthly_requests = 0;
+  double payback_horizon_months = 0;
+  PlatformConfig nvidia;
+  PlatformConfig amd;
+  std::map<std::string, double> prices;  // dollars per GPU-hour, by GPU name
+};
+
+struct VerdictConfig {
+  double validation_max_days = 0;
+  double bounded_max_days = 0;
+};
+
+struct AuditConfig {
+  std::optional<std::string> path;  // the project's file; none: the defaults alone
+  EffortConfig effort;
+  HotConfig hot;
+  NoTraceConfig no_trace;
+  CostConfig cost;
+  VerdictConfig verdict;
+  std::vector<ConfigOverride> overrides;  // keys the project's file changed, sorted by key
+};
+
+// One line, printed as is (exit status 2): "gpuport.toml:7: unknown key 'effort.foo'".
+struct ConfigError {
+  std::string message;
+};
+
+// The shipped defaults file, byte for byte (`gpuport audit --print-default-config`).
+std::string_view default_config_text();
+
+// The defaults alone.
+AuditConfig default_audit_config();
+
+// `text` is the project's TOML; `path` names it in errors and in AuditConfig::path.
+tl::expected<AuditConfig, ConfigError> parse_audit_config(std::string_view text,
+                                                          const std::string& path);
+
+// Reads and parses a project's config file.
+tl::expected<AuditConfig, ConfigError> load_audit_config(const std::string& path);
+
+// Keys of the defaults file that building an AuditConfig never read: empty unless a key was
+// added to the file without a field (checked by a test).
+std::vector<std::string> unread_default_keys();
+
+}  // namespace gpuport

@@ -1,0 +1,35 @@
+// The effort model: line items in four tiers (config, mechanical, retune, rewrite), each with
+// low / likely / high engineer-days and the findings or kernels it comes from. Formulas and the
+// default of every weight: docs/estimate-model.md.
+#pragma once
+
+#include <vector>
+
+#include "audit/audit_result.h"
+#include "audit/config.h"
+#include "audit/dry_run.h"
+#include "scan/scan_result.h"
+
+namespace gpuport {
+
+struct EffortInputs {
+  const ScanResult& scan;
+  const std::vector<AuditFinding>& findings;  // audit_findings(scan): parallel to scan.findings
+  const DryRunDigest& dry_run;
+  bool traced = false;  // at least one trace: hotness is known
+};
+
+struct EffortEstimate {
+  std::vector<EffortItem> items;  // by tier, then likely days (largest first), then title
+  EffortSummary summary;
+};
+
+// `kernels` is select_kernels()'s list: each kernel gets its tuning days (zero when cold or not
+// the team's code) and the anchors of the retune/rewrite findings inside its definition.
+EffortEstimate estimate_effort(const EffortInputs& inputs, std::vector<AuditKernel>& kernels,
+                               const AuditConfig& config);
+
+// The tier's spread, and the whole range of `likely` days without widening.
+DayRange spread_days(double likely, EffortTier tier, const EffortConfig& config);
+
+}  // namespace gpuport

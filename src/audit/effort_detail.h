@@ -1,0 +1,78 @@
+// Internal to the effort model: locating findings in kernels, and building line items.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "audit/effort.h"
+
+namespace gpuport::effort_detail {
+
+// The lines of each scanned kernel: from the line before its name (where `__global__
+// __launch_bounds__(...)` often sits) through name line + lines of code - 1 (the scan counts
+// from the `__global__` line to the closing brace, so this end is never early).
+class KernelLocator {
+ public:
+  explicit KernelLocator(const ScanResult& scan);
+  // Index into scan.kernels of the kernel whose lines hold `line`, if any.
+  std::optional<std::size_t> kernel_at(const std::string& file, std::uint32_t line) const;
+  // Indexes of the kernels defined in `file`.
+  std::vector<std::size_t> kernels_in(const std::string& file) const;
+
+ private:
+  struct Span {
+    std::size_t kernel = 0;
+    std::uint32_t first = 0;
+    std::uint32_t last = 0;
+  };
+  std::map<std::string, std::vector<Span>, std::less<>> m_by_file;
+};
+
+// The audit kernel rows of each scanned definition.
+class DefinitionRows {
+ public:
+  DefinitionRows(const ScanResult& scan, const std::vector<AuditKernel>& kernels);
+  // The first (hottest) row of scan.kernels[index], or -1 when none lists it.
+  std::int64_t row_of(std::size_t index) const { return m_rows[index]; }
+  Hotness hotness(std::size_t index) const;
+
+ private:
+  const std::vector<AuditKernel>& m_kernels;
+  std::vector<std::int64_t> m_rows;
+};
+
+struct ItemSpec {
+  EffortTier tier = EffortTier::Mechanical;
+  std::string title;
+  double quantity = 0;
+  std::string quantity_unit;
+  EffortUnit unit = EffortUnit::Days;
+  double per_unit = 0;
+  double hotness = 1;
+  std::string hotness_note;  // "hot", "cold", "untraced"; empty when hotness does not apply
+  std::string weight_key;
+  std::string per_unit_note;  // how per_unit is made: "catalog 2 h × effort.tier_weight.retune 1"
+};
+
+EffortItem make_item(const ItemSpec& spec, const EffortConfig& config);
+
+EvidenceLink finding_link(const AuditFinding& finding);
+EvidenceLink kernel_link(const AuditKernel& kernel);
+
+// Config, mechanical and retune findings priced per rule from the catalog's hours.
+void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
+                       std::vector<EffortItem>& items);
+// Unsupported APIs, uses to review, files changed, kernels by size.
+void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
+                       const DefinitionRows& rows, const AuditConfig& config,
+                       std::vector<EffortItem>& items);
+// Rewrite items by kind, weighted by the hotness of the kernel (or file) they sit in.
+void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
+                       const KernelLocator& locator, const DefinitionRows& rows,
+                       const AuditConfig& config, std::vector<EffortItem>& items);
+
+}  // namespace gpuport::effort_detail

@@ -1,0 +1,209 @@
+// Line items priced from the rule catalog (config, mechanical and retune findings) and from the
+// translation dry-run (unsupported APIs, uses to review, files changed, kernels by size).
+#include <map>
+
+#include <fmt/format.h>
+
+#include "audit/effort_detail.h"
+#include "scan/rules/catalog.h"
+
+namespace gpuport::effort_detail {
+
+namespace {
+
+std::optional<EffortTier> catalog_tier(Tier tier) {
+  switch (tier) {
+    case Tier::Config:
+      return EffortTier::Config;
+    case Tier::Mechanical:
+      return EffortTier::Mechanical;
+    case Tier::Retune:
+      return EffortTier::Retune;
+    case Tier::Framework:  // already runs on AMD: nothing to price
+    case Tier::Rewrite:    // priced by kind, in effort_rewrite.cpp
+      break;
+  }
+  return std::nullopt;
+}
+
+double tier_weight(EffortTier tier, const TierWeights& weights) {
+  switch (tier) {
+    case EffortTier::Config:
+      return weights.config;
+    case EffortTier::Mechanical:
+      return weights.mechanical;
+    case EffortTier::Retune:
+      return weights.retune;
+    case EffortTier::Rewrite:
+      break;
+  }
+  return weights.rewrite;
+}
+
+std::string_view tier_key(EffortTier tier) {
+  switch (tier) {
+    case EffortTier::Config:
+      return "config";
+    case EffortTier::Mechanical:
+      return "mechanical";
+    case EffortTier::Retune:
+      return "retune";
+    case EffortTier::Rewrite:
+      break;
+  }
+  return "rewrite";
+}
+
+EvidenceLink api_link(const ApiUse& use) {
+  EvidenceLink link;
+  link.kind = EvidenceLink::Kind::Api;
+  link.label = use.uses > 1 ? fmt::format("{} ({} uses)", use.name, use.uses) : use.name;
+  link.file = use.file;
+  link.line = use.line;
+  return link;
+}
+
+}  // namespace
+
+void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
+                       std::vector<EffortItem>& items) {
+  const auto catalog = rule_catalog();
+  std::map<std::string_view, std::vector<std::size_t>> by_rule;  // sorted by rule id
+  for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
+    const Finding& finding = inputs.scan.findings[f];
+    const RuleInfo& rule = catalog[finding.rule];
+    if (!catalog_tier(rule.tier) || rule.effort_hours <= 0) {
+      continue;
+    }
+    // A finding the translation fixes by itself costs nothing beyond reviewing the file.
+    if (rule.tier == Tier::Mechanical &&
+        inputs.dry_run.resolved.count({finding.rule, finding.file, finding.line}) > 0) {
+      continue;
+    }
+    by_rule[rule.id].push_back(f);
+  }
+  for (const auto& [id, findings] : by_rule) {
+    const RuleInfo& rule = catalog[inputs.scan.findings[findings.front()].rule];
+    const EffortTier tier = *catalog_tier(rule.tier);
+    const double weight = tier_weight(tier, config.effort.tier_weight);
+    ItemSpec spec;
+    spec.tier = tier;
+    spec.title = std::string(rule.id) + " " + std::string(rule.component);
+    spec.quantity = static_cast<double>(findings.size());
+    spec.quantity_unit = findings.size() == 1 ? "finding" : "findings";
+    spec.unit = EffortUnit::Hours;
+    spec.per_unit = rule.effort_hours * weight;
+    spec.weight_key = "effort.tier_weight." + std::string(tier_key(tier));
+    spec.per_unit_note =
+        fmt::format("catalog {:g} h × {} {:g}", rule.effort_hours, spec.weight_key, weight);
+    EffortItem item = make_item(spec, config.effort);
+    for (std::size_t f : findings) {
+      item.evidence.push_back(finding_link(inputs.findings[f]));
+    }
+    items.push_back(std::move(item));
+  }
+}
+
+void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
+                       const DefinitionRows& rows, const AuditConfig& config,
+                       std::vector<EffortItem>& items) {
+  const MechanicalWeights& weights = config.effort.mechanical;
+  const DryRunDigest& dry_run = inputs.dry_run;
+  if (!dry_run.unsupported.empty()) {
+    ItemSpec spec;
+    spec.title = "Replace CUDA APIs that HIP does not provide";
+    spec.quantity = static_cast<double>(dry_run.unsupported.size());
+    spec.quantity_unit = dry_run.unsupported.size() == 1 ? "API" : "APIs";
+    spec.per_unit = weights.unsupported_api_days;
+    spec.weight_key = "effort.mechanical.unsupported_api_days";
+    EffortItem item = make_item(spec, config.effort);
+    for (const ApiUse& use : dry_run.unsupported) {
+      item.evidence.push_back(api_link(use));
+    }
+    items.push_back(std::move(item));
+  }
+  if (!dry_run.needs_review.empty()) {
+    ItemSpec spec;
+    spec.title = "Review translated uses that need a person (FP8 encodings, library forms)";
+    spec.quantity = static_cast<double>(dry_run.needs_review.size());
+    spec.quantity_unit = dry_run.needs_review.size() == 1 ? "use" : "uses";
+    spec.unit = EffortUnit::Hours;
+    spec.per_unit = weights.needs_review_hours;
+    spec.weight_key = "effort.mechanical.needs_review_hours";
+    EffortItem item = make_item(spec, config.effort);
+    for (const ApiUse& use : dry_run.needs_review) {
+      item.evidence.push_back(api_link(use));
+    }
+    items.push_back(std::move(item));
+  }
+  if (!dry_run.changed_files.empty()) {
+    ItemSpec spec;
+    spec.title = "Review, build and fix the translated sources";
+    spec.quantity = static_cast<double>(dry_run.changed_files.size());
+    spec.quantity_unit = dry_run.changed_files.size() == 1 ? "file" : "files";
+    spec.unit = EffortUnit::Hours;
+    spec.per_unit = weights.file_hours;
+    spec.weight_key = "effort.mechanical.file_hours";
+    EffortItem item = make_item(spec, config.effort);
+    for (const std::string& file : dry_run.changed_files) {
+      EvidenceLink link;
+      link.kind = EvidenceLink::Kind::File;
+      link.label = file;
+      link.file = file;
+      item.evidence.push_back(std::move(link));
+    }
+    items.push_back(std::move(item));
+  }
+
+  // Kernels by size: each is ported, built and tested for correctness, hot or not.
+  struct SizeClass {
+    std::string_view name;
+    double days = 0;
+    std::string_view key;
+    std::vector<std::size_t> kernels;
+  };
+  SizeClass classes[] = {
+      {"small", weights.small_kernel_days, "effort.mechanical.small_kernel_days", {}},
+      {"medium", weights.medium_kernel_days, "effort.mechanical.medium_kernel_days", {}},
+      {"large", weights.large_kernel_days, "effort.mechanical.large_kernel_days", {}},
+  };
+  for (std::size_t k = 0; k < inputs.scan.kernels.size(); ++k) {
+    const std::int64_t lines = inputs.scan.kernels[k].lines_of_code;
+    const std::size_t size = lines <= weights.small_kernel_lines  ? 0
+                             : lines > weights.large_kernel_lines ? 2
+                                                                  : 1;
+    classes[size].kernels.push_back(k);
+  }
+  for (const SizeClass& size : classes) {
+    if (size.kernels.empty()) {
+      continue;
+    }
+    ItemSpec spec;
+    spec.title = fmt::format(
+        "Port and test {} kernels ({})", size.name,
+        size.name == "small"   ? fmt::format("up to {} lines", weights.small_kernel_lines)
+        : size.name == "large" ? fmt::format("over {} lines", weights.large_kernel_lines)
+                               : fmt::format("{}–{} lines", weights.small_kernel_lines + 1,
+                                             weights.large_kernel_lines));
+    spec.quantity = static_cast<double>(size.kernels.size());
+    spec.quantity_unit = size.kernels.size() == 1 ? "kernel" : "kernels";
+    spec.per_unit = size.days;
+    spec.weight_key = std::string(size.key);
+    EffortItem item = make_item(spec, config.effort);
+    for (std::size_t k : size.kernels) {
+      const Kernel& kernel = inputs.scan.kernels[k];
+      EvidenceLink link;
+      link.kind = EvidenceLink::Kind::Kernel;
+      if (const std::int64_t row = rows.row_of(k); row >= 0) {
+        link.anchor = kernels[static_cast<std::size_t>(row)].anchor;
+      }
+      link.label = fmt::format("{} ({} lines)", kernel.name, kernel.lines_of_code);
+      link.file = kernel.file;
+      link.line = kernel.line;
+      item.evidence.push_back(std::move(link));
+    }
+    items.push_back(std::move(item));
+  }
+}
+
+}  // namespace gpuport::effort_detail

@@ -1,0 +1,210 @@
+// Rewrite items: inline PTX, matrix-core code, CUTLASS, TensorRT, precompiled binaries, and the
+// other rules of the rewrite tier; code sites are weighted by the hotness of where they sit.
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "audit/effort_detail.h"
+#include "scan/rules/catalog.h"
+
+namespace gpuport::effort_detail {
+
+namespace {
+
+enum class RewriteKind : std::uint8_t {
+  Ptx,
+  Mma,
+  Cutlass,
+  TensorRtEngine,
+  TensorRtApi,
+  Cubin,
+  Other
+};
+
+RewriteKind rewrite_kind(std::string_view rule) {
+  if (rule == "GP-ASM-001") {
+    return RewriteKind::Ptx;
+  }
+  if (rule == "GP-ASM-002" || rule == "GP-MMA-001" || rule == "GP-MMA-002") {
+    return RewriteKind::Mma;
+  }
+  if (rule == "GP-LIB-009") {
+    return RewriteKind::Cutlass;
+  }
+  if (rule == "GP-ART-001") {
+    return RewriteKind::TensorRtEngine;
+  }
+  if (rule == "GP-LIB-007" || rule == "GP-FW-005" || rule == "GP-FW-006" ||
+      rule == "GP-BUILD-008" || rule == "GP-DEPLOY-007" || rule == "GP-PKG-004") {
+    return RewriteKind::TensorRtApi;
+  }
+  if (rule == "GP-ART-002" || rule == "GP-ART-003" || rule == "GP-ART-004") {
+    return RewriteKind::Cubin;
+  }
+  return RewriteKind::Other;
+}
+
+bool located_in_code(RewriteKind kind) {
+  return kind == RewriteKind::Ptx || kind == RewriteKind::Mma || kind == RewriteKind::Cutlass ||
+         kind == RewriteKind::Other;
+}
+
+struct Weighting {
+  double weight = 1;
+  std::string note;
+};
+
+// Where a code site sits decides its weight: its kernel's hotness, else the hottest kernel of its
+// file, else (a file with no kernel) full weight, since nothing says it is cold.
+Weighting site_weight(const AuditFinding& finding, std::optional<std::size_t> kernel,
+                      const KernelLocator& locator, const DefinitionRows& rows, bool traced,
+                      const RewriteWeights& weights) {
+  if (!traced) {
+    return {weights.untraced_weight, "effort.rewrite.untraced_weight"};
+  }
+  if (kernel) {
+    return rows.hotness(*kernel) == Hotness::Hot ? Weighting{weights.hot_weight, "hot kernel"}
+                                                 : Weighting{weights.cold_weight, "cold kernel"};
+  }
+  const std::vector<std::size_t> in_file = locator.kernels_in(finding.file);
+  if (in_file.empty()) {
+    return {weights.hot_weight, "no kernel in the file: priced in full"};
+  }
+  for (std::size_t k : in_file) {
+    if (rows.hotness(k) == Hotness::Hot) {
+      return {weights.hot_weight, "a hot kernel's file"};
+    }
+  }
+  return {weights.cold_weight, "only cold kernels in the file"};
+}
+
+struct Group {
+  RewriteKind kind = RewriteKind::Other;
+  std::uint16_t rule = 0;
+  std::optional<std::size_t> kernel;
+  std::string file;
+  Weighting weighting;
+  std::vector<std::size_t> findings;
+};
+
+std::string place(const Group& group, const ScanResult& scan) {
+  if (group.kernel) {
+    return "in " + scan.kernels[*group.kernel].name;
+  }
+  return group.file.empty() ? std::string() : "in " + group.file + " (outside kernels)";
+}
+
+}  // namespace
+
+void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
+                       const KernelLocator& locator, const DefinitionRows& rows,
+                       const AuditConfig& config, std::vector<EffortItem>& items) {
+  const auto catalog = rule_catalog();
+  const RewriteWeights& weights = config.effort.rewrite;
+  // Key: kind, rule (Other only), kernel index + 1 (0 outside kernels), file (outside kernels).
+  std::map<std::tuple<RewriteKind, std::string_view, std::size_t, std::string>, Group> groups;
+  for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
+    const Finding& finding = inputs.scan.findings[f];
+    const RuleInfo& rule = catalog[finding.rule];
+    if (rule.tier != Tier::Rewrite) {
+      continue;
+    }
+    const RewriteKind kind = rewrite_kind(rule.id);
+    std::optional<std::size_t> kernel;
+    std::string file;
+    if (located_in_code(kind)) {
+      kernel = locator.kernel_at(finding.file, finding.line);
+      if (!kernel) {
+        file = finding.file;
+      }
+    }
+    const std::string_view rule_key = kind == RewriteKind::Other ? rule.id : std::string_view();
+    auto key = std::make_tuple(kind, rule_key, kernel ? *kernel + 1 : 0, file);
+    Group& group = groups[key];
+    if (group.findings.empty()) {
+      group.kind = kind;
+      group.rule = finding.rule;
+      group.kernel = kernel;
+      group.file = file;
+      group.weighting = located_in_code(kind) ? site_weight(inputs.findings[f], kernel, locator,
+                                                            rows, inputs.traced, weights)
+                                              : Weighting{1, ""};
+    }
+    group.findings.push_back(f);
+  }
+
+  for (const auto& [key, group] : groups) {
+    const RuleInfo& rule = catalog[group.rule];
+    ItemSpec spec;
+    spec.tier = EffortTier::Rewrite;
+    spec.hotness = group.weighting.weight;
+    spec.hotness_note = group.weighting.note;
+    spec.quantity = static_cast<double>(group.findings.size());
+    spec.quantity_unit = group.findings.size() == 1 ? "site" : "sites";
+    const std::string where = place(group, inputs.scan);
+    switch (group.kind) {
+      case RewriteKind::Ptx:
+        spec.title = "Rewrite inline PTX " + where;
+        spec.per_unit = weights.ptx_site_days;
+        spec.weight_key = "effort.rewrite.ptx_site_days";
+        break;
+      case RewriteKind::Mma:
+        spec.title = "Redesign tensor-core code (WMMA/MMA/ldmatrix) " + where;
+        spec.per_unit = weights.mma_site_days;
+        spec.weight_key = "effort.rewrite.mma_site_days";
+        break;
+      case RewriteKind::Cutlass:
+        spec.title = "Replace CUTLASS/CuTe " + where;
+        spec.per_unit = weights.cutlass_site_days;
+        spec.weight_key = "effort.rewrite.cutlass_site_days";
+        break;
+      case RewriteKind::TensorRtEngine:
+        spec.title = "Rebuild TensorRT engines for AMD (MIGraphX)";
+        spec.quantity_unit = group.findings.size() == 1 ? "engine" : "engines";
+        spec.per_unit = weights.tensorrt_engine_days;
+        spec.weight_key = "effort.rewrite.tensorrt_engine_days";
+        break;
+      case RewriteKind::TensorRtApi: {
+        std::set<std::string> files;
+        for (std::size_t f : group.findings) {
+          files.insert(inputs.scan.findings[f].file);
+        }
+        spec.title = "Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)";
+        spec.quantity = static_cast<double>(files.size());
+        spec.quantity_unit = files.size() == 1 ? "file" : "files";
+        spec.per_unit = weights.tensorrt_api_file_days;
+        spec.weight_key = "effort.rewrite.tensorrt_api_file_days";
+        break;
+      }
+      case RewriteKind::Cubin:
+        spec.title = "Rebuild or replace precompiled NVIDIA binaries";
+        spec.quantity_unit = group.findings.size() == 1 ? "binary" : "binaries";
+        spec.per_unit = weights.cubin_days;
+        spec.weight_key = "effort.rewrite.cubin_days";
+        break;
+      case RewriteKind::Other:
+        spec.title = std::string(rule.id) + " " + std::string(rule.component) +
+                     (where.empty() ? "" : " " + where);
+        spec.unit = EffortUnit::Hours;
+        spec.per_unit = rule.effort_hours * config.effort.tier_weight.rewrite;
+        spec.weight_key = "effort.tier_weight.rewrite";
+        spec.per_unit_note = fmt::format("catalog {:g} h × effort.tier_weight.rewrite {:g}",
+                                         rule.effort_hours, config.effort.tier_weight.rewrite);
+        break;
+    }
+    EffortItem item = make_item(spec, config.effort);
+    if (group.kernel) {
+      if (const std::int64_t row = rows.row_of(*group.kernel); row >= 0) {
+        item.evidence.push_back(kernel_link(kernels[static_cast<std::size_t>(row)]));
+      }
+    }
+    for (std::size_t f : group.findings) {
+      item.evidence.push_back(finding_link(inputs.findings[f]));
+    }
+    items.push_back(std::move(item));
+  }
+}
+
+}  // namespace gpuport::effort_detail

@@ -1,0 +1,331 @@
+// Flattening cpptoml's tree into dotted keys, and placing each key on a line of the text.
+#include "audit/toml_flat.h"
+
+#include <cpptoml.h>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace gpuport {
+
+namespace {
+
+// cpptoml recurses once per nested array or inline table; a hostile file must not exhaust the
+// stack, and no config needs more than a few levels.
+constexpr int k_max_nesting = 32;
+
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') {
+      c = ' ';
+    }
+  }
+  return text;
+}
+
+// Deepest [ / { nesting outside strings and comments, and the line where it passes the limit.
+std::uint32_t line_over_nesting_limit(std::string_view text) {
+  int depth = 0;
+  std::uint32_t line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') {
+        ++i;
+      }
+    } else if (c == '"' || c == '\'') {
+      const bool triple = text.substr(i, 3) == std::string(3, c);
+      const std::string close = triple ? std::string(3, c) : std::string(1, c);
+      std::size_t j = i + close.size();
+      while (j < text.size() && text.compare(j, close.size(), close) != 0) {
+        if (text[j] == '\\' && c == '"') {
+          ++j;
+        } else if (text[j] == '\n') {
+          if (!triple) {
+            break;
+          }
+          ++line;
+        }
+        ++j;
+      }
+      i = j + close.size() - 1;
+    } else if (c == '[' || c == '{') {
+      if (++depth > k_max_nesting) {
+        return line;
+      }
+    } else if (c == ']' || c == '}') {
+      depth = depth > 0 ? depth - 1 : 0;
+    }
+  }
+  return 0;
+}
+
+std::string format_double(double value) {
+  if (value == std::floor(value) && std::abs(value) < 1e15) {
+    return fmt::format("{:.1f}", value);  // 100000000.0, not 1e+08
+  }
+  char buffer[64];
+  auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, error == std::errc() ? end : buffer);
+}
+
+void flatten(const cpptoml::table& table, const std::string& prefix, FlatToml& out) {
+  if (table.empty() && !prefix.empty()) {
+    out[prefix] = FlatValue{FlatKind::Table, {}, 0};
+  }
+  for (const auto& [key, node] : table) {
+    const std::string name = prefix.empty() ? key : prefix + "." + key;
+    FlatValue value;
+    if (node->is_table()) {
+      flatten(*node->as_table(), name, out);
+      continue;
+    }
+    if (auto integer = node->as<std::int64_t>()) {
+      value = {FlatKind::Integer, integer->get(), 0};
+    } else if (auto real = node->as<double>()) {
+      value = {FlatKind::Float, real->get(), 0};
+    } else if (auto boolean = node->as<bool>()) {
+      value = {FlatKind::Boolean, boolean->get(), 0};
+    } else if (auto text = node->as<std::string>()) {
+      value = {FlatKind::String, text->get(), 0};
+    }
+    out[name] = std::move(value);
+  }
+}
+
+bool is_bare_key_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-';
+}
+
+void skip_blanks(std::string_view line, std::size_t& i) {
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) {
+    ++i;
+  }
+}
+
+// Reads `a."b c".d` from line[i]; stops at the first character that cannot continue a key.
+std::string read_key(std::string_view line, std::size_t& i) {
+  std::string key;
+  while (true) {
+    skip_blanks(line, i);
+    std::string part;
+    if (i < line.size() && (line[i] == '"' || line[i] == '\'')) {
+      const char quote = line[i++];
+      while (i < line.size() && line[i] != quote) {
+        if (quote == '"' && line[i] == '\\' && i + 1 < line.size()) {
+          ++i;
+        }
+        part += line[i++];
+      }
+      ++i;
+    } else {
+      while (i < line.size() && is_bare_key_char(line[i])) {
+        part += line[i++];
+      }
+    }
+    if (part.empty()) {
+      return {};
+    }
+    key += key.empty() ? part : "." + part;
+    skip_blanks(line, i);
+    if (i < line.size() && line[i] == '.') {
+      ++i;
+      continue;
+    }
+    return key;
+  }
+}
+
+// Net [ / { nesting a value opens on its line, outside strings and comments; `in_string` tracks
+// an open multi-line string across lines.
+int value_nesting(std::string_view rest, std::string& in_string) {
+  int depth = 0;
+  std::size_t i = 0;
+  while (i < rest.size()) {
+    if (!in_string.empty()) {
+      const std::size_t close = rest.find(in_string, i);
+      if (close == std::string_view::npos) {
+        return depth;
+      }
+      i = close + in_string.size();
+      in_string.clear();
+      continue;
+    }
+    const char c = rest[i];
+    if (c == '#') {
+      break;
+    }
+    if (c == '"' || c == '\'') {
+      if (rest.substr(i, 3) == std::string(3, c)) {
+        in_string = std::string(3, c);
+        i += 3;
+        continue;
+      }
+      ++i;
+      while (i < rest.size() && rest[i] != c) {
+        i += (c == '"' && rest[i] == '\\') ? 2 : 1;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+    ++i;
+  }
+  return depth;
+}
+
+}  // namespace
+
+std::string_view flat_kind_name(FlatKind kind) {
+  switch (kind) {
+    case FlatKind::Integer:
+      return "an integer";
+    case FlatKind::Float:
+      return "a number";
+    case FlatKind::Boolean:
+      return "true or false";
+    case FlatKind::String:
+      return "a string";
+    case FlatKind::Table:
+      return "a table";
+    case FlatKind::Other:
+      break;
+  }
+  return "an array or a date";
+}
+
+double FlatValue::number() const {
+  if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+    return static_cast<double>(*integer);
+  }
+  if (const auto* real = std::get_if<double>(&value)) {
+    return *real;
+  }
+  return 0;
+}
+
+std::string FlatValue::toml() const {
+  switch (kind) {
+    case FlatKind::Integer:
+      return std::to_string(std::get<std::int64_t>(value));
+    case FlatKind::Float:
+      return format_double(std::get<double>(value));
+    case FlatKind::Boolean:
+      return std::get<bool>(value) ? "true" : "false";
+    case FlatKind::String: {
+      std::string quoted = "\"";
+      for (char c : std::get<std::string>(value)) {
+        if (c == '"' || c == '\\') {
+          quoted += '\\';
+        }
+        quoted += c;
+      }
+      return quoted + "\"";
+    }
+    case FlatKind::Table:
+      return "{}";
+    case FlatKind::Other:
+      break;
+  }
+  return "[...]";
+}
+
+std::map<std::string, std::uint32_t, std::less<>> toml_key_lines(std::string_view text) {
+  std::map<std::string, std::uint32_t, std::less<>> lines;
+  std::string prefix;
+  std::string in_string;  // the closing quotes of an open multi-line string
+  int nesting = 0;        // of a multi-line array or inline table
+  std::uint32_t number = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (!in_string.empty() || nesting > 0) {
+      nesting += value_nesting(line, in_string);
+      continue;
+    }
+    std::size_t i = 0;
+    skip_blanks(line, i);
+    if (i >= line.size() || line[i] == '#') {
+      continue;
+    }
+    if (line[i] == '[') {
+      i += (i + 1 < line.size() && line[i + 1] == '[') ? 2 : 1;
+      prefix = read_key(line, i);
+      lines.emplace(prefix, number);
+      continue;
+    }
+    const std::string key = read_key(line, i);
+    if (key.empty() || i >= line.size() || line[i] != '=') {
+      continue;
+    }
+    lines.emplace(prefix.empty() ? key : prefix + "." + key, number);
+    nesting = value_nesting(line.substr(i + 1), in_string);
+  }
+  return lines;
+}
+
+tl::expected<FlatToml, std::string> parse_flat_toml(std::string_view text,
+                                                    const std::string& path) {
+  if (const std::uint32_t line = line_over_nesting_limit(text); line != 0) {
+    return tl::unexpected(path + ":" + std::to_string(line) +
+                          ": arrays or tables nested deeper than " + std::to_string(k_max_nesting) +
+                          " levels");
+  }
+  std::shared_ptr<cpptoml::table> root;
+  try {
+    std::istringstream in{std::string(text)};
+    cpptoml::parser parser{in};
+    root = parser.parse();
+  } catch (const cpptoml::parse_exception& error) {
+    std::string message = one_line(error.what());
+    const std::string marker = " at line ";
+    const std::size_t at = message.rfind(marker);
+    if (at != std::string::npos) {
+      return tl::unexpected(path + ":" + message.substr(at + marker.size()) + ": " +
+                            message.substr(0, at));
+    }
+    return tl::unexpected(path + ": " + message);
+  } catch (const std::out_of_range&) {
+    return tl::unexpected(path + ": a number is out of range");
+  } catch (const std::exception& error) {
+    return tl::unexpected(path + ": " + one_line(error.what()));
+  }
+  FlatToml flat;
+  flatten(*root, "", flat);
+  const auto lines = toml_key_lines(text);
+  for (auto& [key, value] : flat) {
+    // An inline table's keys are not on lines of their own: take the nearest enclosing key.
+    std::string_view probe = key;
+    while (true) {
+      if (auto it = lines.find(probe); it != lines.end()) {
+        value.line = it->second;
+        break;
+      }
+      const std::size_t dot = probe.rfind('.');
+      if (dot == std::string_view::npos) {
+        break;
+      }
+      probe = probe.substr(0, dot);
+    }
+  }
+  return flat;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,225 @@
+// The verdict rules, in order: not worth it, config change, validation pass, bounded, major.
+#include "audit/verdict.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace gpuport {
+
+namespace {
+
+std::string dollars(double amount) {
+  const double rounded = std::round(std::abs(amount));
+  const std::string digits = fmt::format("{:.0f}", rounded);
+  std::string grouped = amount < 0 && rounded > 0 ? "-$" : "$";
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) {
+      grouped += ',';
+    }
+    grouped += digits[i];
+  }
+  return grouped;
+}
+
+std::string per_million(double amount) {
+  return fmt::format("${:.2f}", amount);
+}
+
+std::string range_text(const DayRange& days) {
+  return format_days(days.low) + "–" + format_days(days.high);
+}
+
+VerdictReason cost_reason(const CostSummary& cost) {
+  VerdictReason reason;
+  reason.anchor = "cost";
+  reason.weight = std::abs(cost.monthly_delta);
+  const std::string prices = per_million(cost.amd.cost_per_million) + " per 1M requests on " +
+                             cost.amd.gpu + " against " +
+                             per_million(cost.nvidia.cost_per_million) + " on " + cost.nvidia.gpu;
+  if (!cost.payback_months) {
+    reason.text = "AMD costs " + prices + ", so there is no saving to pay back the port";
+  } else if (*cost.payback_months > cost.horizon_months) {
+    reason.text = fmt::format(
+        "The saving of {} a month ({}) pays the {} port back in {:.1f} months, beyond the "
+        "{:g}-month horizon",
+        dollars(cost.monthly_delta), prices, dollars(cost.porting_cost.likely),
+        *cost.payback_months, cost.horizon_months);
+  } else {
+    reason.text = fmt::format("AMD saves {} a month ({}): the {} port pays back in {:.1f} months",
+                              dollars(cost.monthly_delta), prices,
+                              dollars(cost.porting_cost.likely), *cost.payback_months);
+  }
+  return reason;
+}
+
+VerdictReason item_reason(const EffortItem& item) {
+  VerdictReason reason;
+  reason.anchor = item.anchor;
+  reason.weight = item.days.likely;
+  reason.text = fmt::format("{}: {} days likely ({} days)", item.title,
+                            format_days(item.days.likely), range_text(item.days));
+  return reason;
+}
+
+// Items by likely days, largest first (ties keep the list's order).
+std::vector<const EffortItem*> weightiest(const std::vector<EffortItem>& items) {
+  std::vector<const EffortItem*> out;
+  for (const EffortItem& item : items) {
+    if (item.days.likely > 0) {
+      out.push_back(&item);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const EffortItem* a, const EffortItem* b) {
+    return a->days.likely > b->days.likely;
+  });
+  return out;
+}
+
+const AuditKernel* hottest_own(const std::vector<AuditKernel>& kernels, Hotness hotness) {
+  for (const AuditKernel& kernel : kernels) {  // hottest first
+    if (kernel.own_code && kernel.hotness == hotness) {
+      return &kernel;
+    }
+  }
+  return nullptr;
+}
+
+VerdictReason no_hot_kernel_reason(const std::vector<AuditKernel>& kernels) {
+  VerdictReason reason;
+  reason.weight = 0;
+  if (const AuditKernel* own = hottest_own(kernels, Hotness::Cold)) {
+    reason.anchor = own->anchor;
+    reason.text = fmt::format(
+        "No kernel of the team's own is on the hot path: the hottest, {}, takes {:.1f} % of GPU "
+        "time",
+        own->name, own->share * 100);
+  } else {
+    reason.anchor = "kernels";
+    reason.text =
+        "The traces run no kernel of the team's own: the hot path is library and "
+        "framework code, which runs on AMD as it is";
+  }
+  return reason;
+}
+
+}  // namespace
+
+std::string_view verdict_name(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::ConfigChange:
+      return "config change";
+    case VerdictKind::ValidationPass:
+      return "validation pass";
+    case VerdictKind::BoundedProject:
+      return "bounded project";
+    case VerdictKind::MajorProject:
+      return "major project";
+    case VerdictKind::NotWorthIt:
+      break;
+  }
+  return "not worth it";
+}
+
+std::string_view verdict_id(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::ConfigChange:
+      return "config-change";
+    case VerdictKind::ValidationPass:
+      return "validation-pass";
+    case VerdictKind::BoundedProject:
+      return "bounded-project";
+    case VerdictKind::MajorProject:
+      return "major-project";
+    case VerdictKind::NotWorthIt:
+      break;
+  }
+  return "not-worth-it";
+}
+
+std::string format_days(double days) {
+  // Halves round away from zero (10.5 -> 11), not to even as printf does.
+  if (days >= 9.95) {
+    return fmt::format("{:.0f}", std::round(days));
+  }
+  std::string text = fmt::format("{:.1f}", std::round(days * 10) / 10);
+  if (text.ends_with(".0")) {
+    text.resize(text.size() - 2);
+  }
+  return text;
+}
+
+VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& config) {
+  const EffortSummary& effort = inputs.effort;
+  double beyond_config = 0;  // likely days of mechanical, retune and rewrite work
+  for (const EffortTierTotal& tier : effort.tiers) {
+    if (tier.tier != EffortTier::Config) {
+      beyond_config += tier.days.likely;
+    }
+  }
+  const bool hot_own = hottest_own(inputs.kernels, Hotness::Hot) != nullptr ||
+                       hottest_own(inputs.kernels, Hotness::Untraced) != nullptr;
+  const CostSummary& cost = inputs.cost;
+
+  VerdictSummary verdict;
+  if (!cost.payback_months || *cost.payback_months > cost.horizon_months) {
+    verdict.kind = VerdictKind::NotWorthIt;
+  } else if (beyond_config <= 0) {
+    verdict.kind = VerdictKind::ConfigChange;
+  } else if (!hot_own && beyond_config <= config.validation_max_days) {
+    verdict.kind = VerdictKind::ValidationPass;
+  } else if (effort.total.likely <= config.bounded_max_days) {
+    verdict.kind = VerdictKind::BoundedProject;
+  } else {
+    verdict.kind = VerdictKind::MajorProject;
+  }
+  verdict.days_low = effort.total.low;
+  verdict.days_high = effort.total.high;
+
+  std::string name(verdict_name(verdict.kind));
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  verdict.headline = name + (verdict.kind == VerdictKind::NotWorthIt ? " at these prices" : "") +
+                     ": " + range_text(effort.total) + " engineer-days";
+
+  std::vector<VerdictReason> reasons;
+  const auto items = weightiest(inputs.items);
+  switch (verdict.kind) {
+    case VerdictKind::NotWorthIt:
+      reasons.push_back(cost_reason(cost));
+      break;
+    case VerdictKind::ConfigChange: {
+      VerdictReason only;
+      only.anchor = items.empty() ? "cost" : items.front()->anchor;
+      only.weight = effort.total.likely;
+      only.text = fmt::format("Only config changes: {} items, {} days likely in all",
+                              inputs.items.size(), format_days(effort.total.likely));
+      reasons.push_back(std::move(only));
+      break;
+    }
+    case VerdictKind::ValidationPass:
+      reasons.push_back(no_hot_kernel_reason(inputs.kernels));
+      break;
+    case VerdictKind::BoundedProject:
+    case VerdictKind::MajorProject:
+      break;
+  }
+  for (const EffortItem* item : items) {
+    if (reasons.size() >= 2) {
+      break;
+    }
+    reasons.push_back(item_reason(*item));
+  }
+  if (verdict.kind != VerdictKind::NotWorthIt) {
+    reasons.push_back(cost_reason(cost));
+  } else if (items.size() > 1) {
+    reasons.push_back(item_reason(*items[1]));
+  }
+  if (reasons.size() > 3) {
+    reasons.resize(3);
+  }
+  verdict.reasons = std::move(reasons);
+  return verdict;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,196 @@
+// The tables of the HTML audit report: portability, line items, kernels, findings. Each row
+// that something links to carries the anchor the audit gave it as its id.
+#include <fmt/format.h>
+
+#include "report/audit/audit_html_parts.h"
+#include "report/audit/audit_units.h"
+#include "report/audit/html_text.h"
+#include "report/profile/profile_units.h"
+#include "report/text_util.h"
+
+namespace gpuport::html {
+
+std::string link(std::string_view anchor, std::string_view text) {
+  if (anchor.empty()) {
+    return html_escape(text);
+  }
+  return fmt::format("<a href=\"#{}\">{}</a>", html_escape(anchor), html_escape(text));
+}
+
+std::string location(std::string_view file, std::uint32_t line) {
+  if (file.empty()) {
+    return "";
+  }
+  return line > 0 ? fmt::format("<code class=\"loc\">{}:{}</code>", html_escape(file), line)
+                  : fmt::format("<code class=\"loc\">{}</code>", html_escape(file));
+}
+
+std::string number_cell(std::string_view text) {
+  return fmt::format("<td class=\"num\">{}</td>", html_escape(text));
+}
+
+namespace {
+
+// Shown in the kernel tables; the full raw name is the cell's tooltip (and in the JSON).
+constexpr std::size_t k_name_columns = 200;
+
+std::string id_attribute(std::string_view anchor) {
+  return anchor.empty() ? "" : fmt::format(" id=\"{}\"", html_escape(anchor));
+}
+
+std::string tier_cell(std::string_view tier) {
+  return fmt::format("<td class=\"tier-{0}\">{0}</td>", html_escape(tier));
+}
+
+std::string evidence_list(const std::vector<EvidenceLink>& evidence) {
+  std::string out;
+  for (const EvidenceLink& link_to : evidence) {
+    out += out.empty() ? "" : "<br>";
+    if (!link_to.anchor.empty()) {
+      out += link(link_to.anchor, link_to.label);
+    } else {
+      out += fmt::format("<code>{}</code>", html_escape(link_to.label));
+      if (!link_to.file.empty() && link_to.file != link_to.label) {
+        out += " " + location(link_to.file, link_to.line);
+      }
+    }
+  }
+  return out;
+}
+
+std::string kernel_row(const AuditKernel& kernel, const AuditResult& result) {
+  std::string findings;
+  for (const std::string& anchor : kernel.finding_anchors) {
+    std::string label = anchor;
+    for (const AuditFinding& finding : result.findings) {
+      if (finding.anchor == anchor) {
+        label = fmt::format("{} line {}", finding.rule, finding.line);
+        break;
+      }
+    }
+    findings += (findings.empty() ? "" : "<br>") + link(anchor, label);
+  }
+  const bool traced = kernel.hotness != Hotness::Untraced;
+  return fmt::format(
+      "<tr{}{}><td><code title=\"{}\">{}</code></td><td>{}<br>{}</td><td>{}</td>{}{}{}<td>{}</td>"
+      "<td>{}: {}</td><td>{}</td>{}</tr>\n",
+      id_attribute(kernel.anchor), kernel.own_code ? " class=\"own\"" : "",
+      html_escape(kernel.raw_name),
+      html_escape(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
+      class_name(kernel.klass), html_escape(kernel.owner), kernel.own_code ? "yes" : "no",
+      number_cell(traced ? format_share(kernel.share) : "-"),
+      number_cell(traced ? format_duration(kernel.total_ns) : "-"),
+      number_cell(traced ? format_count(kernel.calls) : "-"),
+      kernel.source ? location(kernel.source->file, kernel.source->line) : "-",
+      hotness_key(kernel.hotness), html_escape(kernel.why), findings,
+      number_cell(fmt::format("{} / {} / {}", format_days(kernel.tuning_days_low),
+                              format_days(kernel.tuning_days_likely),
+                              format_days(kernel.tuning_days_high))));
+}
+
+constexpr std::string_view k_kernel_header =
+    "<table class=\"kernels\">\n<tr><th>kernel</th><th>class, owner</th><th>own "
+    "code</th><th>share</th><th>GPU time</th><th>calls</th><th>source</th><th>hot?</th>"
+    "<th>findings</th><th>tuning days</th></tr>\n";
+
+}  // namespace
+
+std::string portability_section(const AuditResult& result) {
+  std::string out = "<section id=\"portability\">\n<h2>Portability of this repository</h2>\n";
+  if (result.portability.empty()) {
+    out += "<p>The scan found no CUDA-specific component.</p>\n";
+    return out + "</section>\n";
+  }
+  out +=
+      "<table class=\"portability\">\n<tr><th>component</th><th>layer</th><th>findings</th>"
+      "<th>AMD status</th><th>AMD equivalent</th><th>what it costs</th><th>evidence</th></tr>\n";
+  for (const Component& component : result.portability) {
+    std::string evidence;
+    for (const Evidence& where : component.evidence) {
+      evidence += (evidence.empty() ? "" : "<br>") + location(where.file, where.line);
+    }
+    out += fmt::format("<tr><td>{}</td>{}{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       html_escape(component.name), tier_cell(tier_name(component.layer)),
+                       number_cell(std::to_string(component.findings)),
+                       html_escape(component.amd_status), html_escape(component.amd_equivalent),
+                       html_escape(component.cost), evidence);
+  }
+  out += "</table>\n";
+  return out + "</section>\n";
+}
+
+std::string items_section(const AuditResult& result) {
+  std::string out = "<section id=\"items\">\n<h2>Line items</h2>\n";
+  if (result.items.empty()) {
+    out += "<p>Nothing to port.</p>\n";
+    return out + "</section>\n";
+  }
+  out +=
+      "<p>Every item is traceable to the findings or kernels it is made of; the weight is the "
+      "config key it was priced with.</p>\n<table class=\"items\">\n<tr><th>#</th><th>tier</th>"
+      "<th>item</th><th>quantity</th><th>weight</th><th>hotness</th><th>low</th><th>likely</th>"
+      "<th>high</th><th>evidence</th></tr>\n";
+  for (std::size_t i = 0; i < result.items.size(); ++i) {
+    const EffortItem& item = result.items[i];
+    out += fmt::format(
+        "<tr{}><td>{}</td>{}<td>{}<br><span class=\"note\">{}</span><br>weight: <code "
+        "class=\"key\">{}</code></td>{}<td>{} each</td>{}{}{}{}<td>{}</td></tr>\n",
+        id_attribute(item.anchor), i + 1, tier_cell(effort_tier_key(item.tier)),
+        html_escape(item.title), html_escape(item.basis), html_escape(item.weight_key),
+        number_cell(format_amount(item.quantity, item.quantity_unit)),
+        format_amount(item.per_unit, effort_unit_key(item.unit)),
+        number_cell(format_quantity(item.hotness)), number_cell(format_days(item.days.low)),
+        number_cell(format_days(item.days.likely)), number_cell(format_days(item.days.high)),
+        evidence_list(item.evidence));
+  }
+  out += "</table>\n";
+  return out + "</section>\n";
+}
+
+std::string kernels_section(const AuditResult& result) {
+  std::string out = "<section id=\"kernels\">\n<h2>Hot kernels, joined to source</h2>\n";
+  out += fmt::format(
+      "<p>Hot: at least {} of GPU time, or present in the p95 steps. Only hot kernels get "
+      "tuning days; cold ones are listed with zero and the reason.</p>\n",
+      format_share(result.hot_threshold));
+  std::string hot;
+  std::string rest;
+  for (const AuditKernel& kernel : result.kernels) {
+    (kernel.hotness == Hotness::Hot ? hot : rest) += kernel_row(kernel, result);
+  }
+  out += hot.empty() ? "<p>No kernel is hot.</p>\n"
+                     : std::string(k_kernel_header) + hot + "</table>\n";
+  if (!rest.empty()) {
+    out +=
+        "<h3>Cold and untraced kernels</h3>\n" + std::string(k_kernel_header) + rest + "</table>\n";
+  }
+  return out + "</section>\n";
+}
+
+std::string findings_section(const AuditResult& result) {
+  std::string out = "<section id=\"findings\">\n<h2>Findings</h2>\n";
+  if (result.findings.empty()) {
+    out += "<p>No findings.</p>\n";
+    return out + "</section>\n";
+  }
+  out +=
+      "<table class=\"findings\">\n<tr><th>rule</th><th>tier</th><th>component</th><th>where</th>"
+      "<th>what</th></tr>\n";
+  for (const AuditFinding& finding : result.findings) {
+    std::string what = html_escape(finding.summary);
+    if (!finding.detail.empty()) {
+      what += fmt::format("<br>matched: <code>{}</code>", html_escape(finding.detail));
+    }
+    if (!finding.excerpt.empty()) {
+      what += fmt::format("<br><code>{}</code>", html_escape(finding.excerpt));
+    }
+    out += fmt::format(
+        "<tr{}><td><code class=\"rule\">{}</code></td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        id_attribute(finding.anchor), html_escape(finding.rule), tier_cell(tier_name(finding.tier)),
+        html_escape(finding.component), location(finding.file, finding.line), what);
+  }
+  out += "</table>\n";
+  return out + "</section>\n";
+}
+
+}  // namespace gpuport::html

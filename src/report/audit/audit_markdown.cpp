@@ -1,0 +1,264 @@
+#include "report/audit/audit_markdown.h"
+
+#include <fmt/format.h>
+
+#include "report/audit/audit_units.h"
+#include "report/profile/profile_units.h"
+#include "report/text_util.h"
+#include "version.h"
+
+namespace gpuport {
+
+namespace {
+
+// Kernel names in a PR comment: ATen's run to hundreds of characters; JSON keeps them whole.
+constexpr std::size_t k_name_columns = 100;
+
+std::string where(std::string_view file, std::uint32_t line) {
+  return markdown_cell(line > 0 ? fmt::format("{}:{}", file, line) : std::string(file));
+}
+
+// `text` as a code span when nothing in it can break one or the table; else an escaped cell.
+std::string code_cell(std::string_view text) {
+  if (text.empty() || text.find_first_of("`|\r\n") != std::string_view::npos) {
+    return markdown_cell(text);
+  }
+  return fmt::format("`{}`", printable(text));
+}
+
+std::string days_cells(const DayRange& range) {
+  return fmt::format("{} | {} | {}", format_days(range.low), format_days(range.likely),
+                     format_days(range.high));
+}
+
+void summary(std::string& out, const AuditResult& result) {
+  const VerdictSummary& verdict = result.verdict;
+  const CostSummary& cost = result.cost;
+  out += fmt::format("# gpuport audit: {}\n\n", markdown_cell(result.inputs.repo));
+  out += fmt::format("**Verdict: {}** ({})\n\n", markdown_cell(verdict.headline),
+                     verdict_id(verdict.kind));
+  if (!verdict.reasons.empty()) {
+    out += "Why:\n\n";
+    for (std::size_t i = 0; i < verdict.reasons.size(); ++i) {
+      const VerdictReason& reason = verdict.reasons[i];
+      out += fmt::format(
+          "{}. {}{}\n", i + 1, markdown_cell(reason.text),
+          reason.anchor.empty() ? std::string() : fmt::format(" (evidence: `{}`)", reason.anchor));
+    }
+    out += "\n";
+  }
+  out += "| figure | value |\n|---|---|\n";
+  out +=
+      fmt::format("| Effort (low / likely / high) | {} |\n", format_day_range(result.effort.total));
+  out +=
+      fmt::format("| Porting cost | {} / {} / {} at {} per engineer-day |\n",
+                  format_dollars(cost.porting_cost.low), format_dollars(cost.porting_cost.likely),
+                  format_dollars(cost.porting_cost.high), format_dollars(cost.day_rate));
+  out += fmt::format(
+      "| Cost per 1M requests | {} {} · {} {} |\n", markdown_cell(platform_label(cost.nvidia)),
+      format_dollars(cost.nvidia.cost_per_million), markdown_cell(platform_label(cost.amd)),
+      format_dollars(cost.amd.cost_per_million));
+  out += fmt::format("| Monthly saving on AMD | {} at {} requests a month |\n",
+                     format_dollars(cost.monthly_delta), format_requests(cost.monthly_requests));
+  out += fmt::format("| Payback | {} (horizon {}) |\n", format_months(cost.payback_months),
+                     format_months(cost.horizon_months));
+  out += fmt::format("| Break-even throughput | AMD at {} of NVIDIA's{} |\n",
+                     format_throughput_ratio(cost.break_even_ratio),
+                     cost.payback_ratio ? fmt::format("; {} pays back within the horizon",
+                                                      format_throughput_ratio(*cost.payback_ratio))
+                                        : std::string());
+  if (!result.coverage.note.empty()) {
+    out += fmt::format("\n> {}\n", markdown_cell(result.coverage.note));
+  }
+  if (!result.warnings.empty()) {
+    out += "\nWarnings:\n\n";
+    for (const std::string& warning : result.warnings) {
+      out += fmt::format("- {}\n", markdown_cell(warning));
+    }
+  }
+}
+
+void inputs(std::string& out, const AuditResult& result) {
+  const AuditInputSummary& in = result.inputs;
+  out += "\n## Inputs\n\n";
+  out += fmt::format("- Scan: {} files, {} findings, {} kernels defined\n",
+                     format_count(static_cast<std::int64_t>(in.files_scanned)),
+                     format_count(static_cast<std::int64_t>(in.findings)),
+                     format_count(static_cast<std::int64_t>(in.scanned_kernels)));
+  out += fmt::format("- Translation dry-run: {} of {} translatable files change\n",
+                     format_count(static_cast<std::int64_t>(in.files_changed_by_translation)),
+                     format_count(static_cast<std::int64_t>(in.translatable_files)));
+  for (const AuditTraceInfo& trace : in.traces) {
+    out += fmt::format(
+        "- Trace {} ({}, {}): GPU time {}, {} kernel calls, {} steps, p95 {}, "
+        "{} kernels joined to source{}\n",
+        markdown_cell(trace.path), format_name(trace.format),
+        markdown_cell(trace.gpu.empty() ? std::string(vendor_name(trace.vendor)) : trace.gpu),
+        format_duration(trace.gpu_ns), format_count(trace.kernel_calls), format_count(trace.steps),
+        trace.p95_ns ? format_duration(*trace.p95_ns) : "-", format_count(trace.joined_kernels),
+        trace.note.empty() ? "" : "; " + markdown_cell(trace.note));
+  }
+  if (in.traces.empty()) {
+    out += "- No trace\n";
+  }
+  out += in.config_path ? fmt::format("- Config: {} ({} overridden)\n",
+                                      markdown_cell(*in.config_path), in.overrides.size())
+                        : std::string("- Config: the shipped defaults\n");
+  if (!in.overrides.empty()) {
+    out += "\n| overridden key | default | value | line |\n|---|---|---|--:|\n";
+    for (const ConfigOverride& entry : in.overrides) {
+      out +=
+          fmt::format("| {} | {} | {} | {} |\n", markdown_cell(entry.key),
+                      markdown_cell(entry.default_value), markdown_cell(entry.value), entry.line);
+    }
+  }
+}
+
+void effort(std::string& out, const AuditResult& result) {
+  out += "\n## Effort by tier (engineer-days)\n\n";
+  out += "| tier | items | low | likely | high |\n|---|--:|--:|--:|--:|\n";
+  for (const EffortTierTotal& tier : result.effort.tiers) {
+    out += fmt::format("| {} | {} | {} |\n", effort_tier_title(tier.tier), tier.items,
+                       days_cells(tier.days));
+  }
+  out += fmt::format("| **total** | {} | {} |\n", result.items.size(),
+                     days_cells(result.effort.total));
+}
+
+void cost(std::string& out, const CostSummary& cost) {
+  out += "\n## Cost per platform\n\n";
+  out +=
+      "| platform | GPU $/hour | GPUs per replica | throughput per replica | per 1M requests "
+      "| per month |\n|---|--:|--:|--:|--:|--:|\n";
+  for (const PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
+    out += fmt::format(
+        "| {} | {} | {} | {}{} | {} | {} |\n", markdown_cell(platform_label(*platform)),
+        format_dollars(platform->gpu_price_per_hour), platform->gpus_per_replica,
+        format_rps(platform->throughput_rps), platform->throughput_assumed ? " (assumed)" : "",
+        format_dollars(platform->cost_per_million), format_dollars(platform->monthly_cost));
+  }
+}
+
+void items(std::string& out, const AuditResult& result) {
+  out += "\n## Line items\n\n";
+  if (result.items.empty()) {
+    out += "Nothing to port.\n";
+    return;
+  }
+  out += "| item | tier | what | quantity | weight | low | likely | high | evidence |\n";
+  out += "|---|---|---|--:|---|--:|--:|--:|---|\n";
+  for (const EffortItem& item : result.items) {
+    std::string evidence;
+    for (const EvidenceLink& link : item.evidence) {
+      evidence += (evidence.empty() ? "" : "; ") + markdown_cell(link.label);
+    }
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} each, hotness {} ({}) | {} | {} |\n", markdown_cell(item.anchor),
+        effort_tier_key(item.tier), markdown_cell(item.title),
+        markdown_cell(format_amount(item.quantity, item.quantity_unit)),
+        format_amount(item.per_unit, effort_unit_key(item.unit)), format_quantity(item.hotness),
+        code_cell(item.weight_key), days_cells(item.days), evidence);
+  }
+}
+
+void kernels(std::string& out, const AuditResult& result) {
+  out += fmt::format("\n## Hot kernels (at least {} of GPU time, or in the p95 steps)\n\n",
+                     format_share(result.hot_threshold));
+  std::size_t cold = 0;
+  std::string rows;
+  for (const AuditKernel& kernel : result.kernels) {
+    if (kernel.hotness != Hotness::Hot) {
+      ++cold;
+      continue;
+    }
+    rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
+                        markdown_cell(kernel.anchor),
+                        markdown_cell(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
+                        class_name(kernel.klass), kernel.own_code ? "yes" : "",
+                        format_share(kernel.share), format_duration(kernel.total_ns),
+                        kernel.source ? where(kernel.source->file, kernel.source->line) : "",
+                        format_days(kernel.tuning_days_low), format_days(kernel.tuning_days_likely),
+                        format_days(kernel.tuning_days_high));
+  }
+  if (rows.empty()) {
+    out += "No kernel is hot.\n";
+  } else {
+    out += "| kernel | name | class | own code | share | GPU time | source | tuning days |\n";
+    out += "|---|---|---|---|--:|--:|---|--:|\n" + rows;
+  }
+  if (cold > 0) {
+    out += fmt::format(
+        "\n{} cold or untraced kernel{} with zero tuning days (the HTML and JSON "
+        "reports list each with its reason).\n",
+        cold, cold == 1 ? "" : "s");
+  }
+}
+
+void portability(std::string& out, const AuditResult& result) {
+  out += "\n## Portability\n\n";
+  if (result.portability.empty()) {
+    out += "No CUDA-specific component.\n";
+    return;
+  }
+  out += "| component | layer | findings | AMD status | first evidence |\n|---|---|--:|---|---|\n";
+  for (const Component& component : result.portability) {
+    out += fmt::format(
+        "| {} | {} | {} | {} | {} |\n", markdown_cell(component.name), tier_name(component.layer),
+        component.findings, markdown_cell(component.amd_status),
+        component.evidence.empty() ? std::string()
+                                   : where(component.evidence[0].file, component.evidence[0].line));
+  }
+}
+
+void gpu_time(std::string& out, const AuditResult& result) {
+  for (const TraceClassTime& trace : result.class_time) {
+    const std::string path =
+        trace.trace < result.inputs.traces.size() ? result.inputs.traces[trace.trace].path : "";
+    out += fmt::format("\n## GPU time by class: {}\n\n", markdown_cell(path));
+    out += "| class | GPU time | share | own code |\n|---|--:|--:|--:|\n";
+    for (const ClassTime& klass : trace.classes) {
+      out += fmt::format("| {} | {} | {} | {} |\n", class_name(klass.klass),
+                         format_duration(klass.time_ns), format_share(klass.share),
+                         klass.own_code_ns > 0 ? format_duration(klass.own_code_ns) : "-");
+    }
+    out += fmt::format("| **total** | {} | | {} |\n", format_duration(trace.gpu_ns),
+                       format_duration(trace.own_code_ns));
+  }
+}
+
+void findings(std::string& out, const AuditResult& result) {
+  out += fmt::format("\n<details><summary>Findings ({})</summary>\n\n", result.findings.size());
+  if (result.findings.empty()) {
+    out += "No findings.\n";
+  } else {
+    out += "| rule | tier | where | what |\n|---|---|---|---|\n";
+    for (const AuditFinding& finding : result.findings) {
+      out += fmt::format(
+          "| {} | {} | {} | {}{} |\n", markdown_cell(finding.rule), tier_name(finding.tier),
+          where(finding.file, finding.line), markdown_cell(finding.summary),
+          finding.detail.empty() ? std::string()
+                                 : fmt::format(" (matched {})", code_cell(finding.detail)));
+    }
+  }
+  out += "\n</details>\n";
+}
+
+}  // namespace
+
+std::string render_audit_markdown(const AuditResult& result) {
+  std::string out;
+  summary(out, result);
+  inputs(out, result);
+  effort(out, result);
+  cost(out, result.cost);
+  items(out, result);
+  kernels(out, result);
+  portability(out, result);
+  gpu_time(out, result);
+  findings(out, result);
+  out +=
+      fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n", k_version);
+  return out;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,180 @@
+#include "report/audit/audit_units.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "report/profile/profile_units.h"
+
+namespace gpuport {
+
+std::string_view effort_tier_key(EffortTier tier) {
+  switch (tier) {
+    case EffortTier::Config:
+      return "config";
+    case EffortTier::Retune:
+      return "retune";
+    case EffortTier::Rewrite:
+      return "rewrite";
+    case EffortTier::Mechanical:
+      break;
+  }
+  return "mechanical";
+}
+
+std::string_view effort_tier_title(EffortTier tier) {
+  switch (tier) {
+    case EffortTier::Config:
+      return "Config";
+    case EffortTier::Retune:
+      return "Retune";
+    case EffortTier::Rewrite:
+      return "Rewrite";
+    case EffortTier::Mechanical:
+      break;
+  }
+  return "Mechanical";
+}
+
+std::string_view effort_unit_key(EffortUnit unit) {
+  return unit == EffortUnit::Hours ? "hours" : "days";
+}
+
+std::string_view hotness_key(Hotness hotness) {
+  switch (hotness) {
+    case Hotness::Hot:
+      return "hot";
+    case Hotness::Untraced:
+      return "untraced";
+    case Hotness::Cold:
+      break;
+  }
+  return "cold";
+}
+
+std::string_view verdict_title(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::ConfigChange:
+      return "Config change";
+    case VerdictKind::ValidationPass:
+      return "Validation pass";
+    case VerdictKind::BoundedProject:
+      return "Bounded project";
+    case VerdictKind::NotWorthIt:
+      return "Not worth it at these prices";
+    case VerdictKind::MajorProject:
+      break;
+  }
+  return "Major project";
+}
+
+std::string_view evidence_kind_key(EvidenceLink::Kind kind) {
+  switch (kind) {
+    case EvidenceLink::Kind::Kernel:
+      return "kernel";
+    case EvidenceLink::Kind::File:
+      return "file";
+    case EvidenceLink::Kind::Api:
+      return "api";
+    case EvidenceLink::Kind::Finding:
+      break;
+  }
+  return "finding";
+}
+
+std::string format_day_range(const DayRange& range) {
+  return fmt::format("{} / {} / {} days", format_days(range.low), format_days(range.likely),
+                     format_days(range.high));
+}
+
+std::string format_dollars(double dollars) {
+  if (!std::isfinite(dollars)) {
+    return "-";
+  }
+  const std::string sign = dollars < 0 ? "-" : "";
+  const double magnitude = std::fabs(dollars);
+  if (std::round(magnitude * 100) / 100 < 1000) {
+    const std::string text = fmt::format("{:.2f}", magnitude);
+    return (text == "0.00" ? "" : sign) + "$" + text;
+  }
+  if (magnitude >= 1e15) {  // beyond any budget; also keeps llround in range
+    return sign + fmt::format("${:.3g}", magnitude);
+  }
+  const auto whole = static_cast<std::int64_t>(std::llround(magnitude));
+  return sign + "$" + format_count(whole);
+}
+
+std::string format_months(std::optional<double> months) {
+  if (!months || !std::isfinite(*months)) {
+    return "never";
+  }
+  return fmt::format("{:.1f} months", *months);
+}
+
+std::string format_throughput_ratio(double ratio) {
+  return fmt::format("{:.2f}x", std::isfinite(ratio) ? ratio : 0.0);
+}
+
+std::string format_rps(double rps) {
+  return fmt::format("{} req/s", format_quantity(rps));
+}
+
+std::string format_requests(double requests) {
+  const double magnitude = std::fabs(requests);
+  if (magnitude >= 1e9) {
+    return format_quantity(std::round(requests / 1e8) / 10) + "B";
+  }
+  if (magnitude >= 1e6) {
+    return format_quantity(std::round(requests / 1e5) / 10) + "M";
+  }
+  if (magnitude >= 1e3) {
+    return format_quantity(std::round(requests / 1e2) / 10) + "k";
+  }
+  return format_quantity(requests);
+}
+
+std::string format_quantity(double quantity) {
+  if (!std::isfinite(quantity)) {
+    return "-";
+  }
+  const double hundredths = std::round(quantity * 100) / 100;
+  std::string text = fmt::format("{:.2f}", hundredths == 0 ? 0.0 : hundredths);
+  while (text.back() == '0') {
+    text.pop_back();
+  }
+  if (text.back() == '.') {
+    text.pop_back();
+  }
+  return text;
+}
+
+std::string format_amount(double quantity, std::string_view unit) {
+  const std::string number = format_quantity(quantity);
+  if (unit.empty()) {
+    return number;
+  }
+  if (number == "1" && unit.size() > 1 && unit.back() == 's') {
+    unit.remove_suffix(1);
+  }
+  return fmt::format("{} {}", number, unit);
+}
+
+std::string platform_label(const PlatformCost& platform) {
+  const std::string_view vendor = platform.vendor == Vendor::Amd      ? "AMD"
+                                  : platform.vendor == Vendor::Nvidia ? "NVIDIA"
+                                                                      : "";
+  if (vendor.empty()) {
+    return platform.gpu;
+  }
+  return platform.gpu.empty() ? std::string(vendor) : fmt::format("{} {}", vendor, platform.gpu);
+}
+
+double round2(double value) {
+  if (!std::isfinite(value)) {
+    return 0;
+  }
+  const double rounded = std::round(value * 100) / 100;
+  return rounded == 0 ? 0 : rounded;
+}
+
+}  // namespace gpuport

@@ -1,0 +1,261 @@
+// The audit config: the embedded defaults, a project's overrides, and the one-line errors.
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "audit/config.h"
+#include "audit/toml_flat.h"
+
+namespace gpuport {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string error_of(std::string_view text) {
+  auto config = parse_audit_config(text, "p.toml");
+  return config ? std::string("(parsed)") : config.error().message;
+}
+
+TEST(AuditConfig, EmbeddedDefaultsAreTheShippedFileByteForByte) {
+  const std::string file = read_file(GPUPORT_SOURCE_DIR "/config/gpuport-defaults.toml");
+  ASSERT_FALSE(file.empty());
+  EXPECT_EQ(default_config_text(), file);
+}
+
+TEST(AuditConfig, EveryDefaultKeyIsReadAndEveryValueSaysWhereItComesFrom) {
+  EXPECT_TRUE(unread_default_keys().empty());
+  // Each key line carries a comment, or sits in a run of key lines right under a comment; that
+  // comment names its kind of source, and a public price carries its date.
+  std::istringstream in{std::string(default_config_text())};
+  std::string line;
+  std::string governing;  // the comment block above the current run of keys
+  bool in_run = false;
+  int keys = 0;
+  while (std::getline(in, line)) {
+    const std::size_t start = line.find_first_not_of(' ');
+    if (start == std::string::npos || line[start] == '[') {
+      governing.clear();
+      in_run = false;
+      continue;
+    }
+    if (line[start] == '#') {
+      if (in_run) {
+        governing.clear();
+        in_run = false;
+      }
+      governing += line + "\n";
+      continue;
+    }
+    in_run = true;
+    ++keys;
+    const std::size_t hash = line.find('#');
+    const std::string comment = governing + (hash == std::string::npos ? "" : line.substr(hash));
+    const bool sourced = comment.find("assumption") != std::string::npos ||
+                         comment.find("catalog") != std::string::npos ||
+                         comment.find("public") != std::string::npos;
+    EXPECT_TRUE(sourced) << "no source for: " << line;
+    if (comment.find("public") != std::string::npos) {
+      EXPECT_TRUE(std::regex_search(comment, std::regex("20[0-9][0-9]-[01][0-9]-[0-3][0-9]")))
+          << "a public price without its date: " << line;
+    }
+  }
+  EXPECT_GT(keys, 40);
+}
+
+TEST(AuditConfig, DefaultsGiveTheDocumentedValues) {
+  const AuditConfig config = default_audit_config();
+  EXPECT_FALSE(config.path);
+  EXPECT_TRUE(config.overrides.empty());
+  EXPECT_EQ(config.hot.threshold, 0.02);
+  EXPECT_TRUE(config.hot.include_p95_steps);
+  EXPECT_EQ(config.effort.hours_per_day, 8);
+  EXPECT_EQ(config.effort.retune.hot_kernel_days, 2.0);
+  EXPECT_EQ(config.effort.rewrite.cold_weight, 0.25);
+  EXPECT_EQ(config.effort.mechanical.small_kernel_lines, 50);
+  EXPECT_EQ(config.no_trace.high_factor, 2.0);
+  EXPECT_EQ(config.cost.day_rate, 1000.0);
+  EXPECT_EQ(config.cost.monthly_requests, 1e8);
+  EXPECT_EQ(config.cost.nvidia.gpu, "H100");
+  EXPECT_EQ(config.cost.nvidia.gpu_price_per_hour, 3.49);
+  EXPECT_EQ(config.cost.amd.gpu, "MI300X");
+  EXPECT_EQ(config.cost.amd.gpu_price_per_hour, 1.99);
+  EXPECT_TRUE(config.cost.nvidia.throughput_assumed);
+  EXPECT_TRUE(config.cost.amd.throughput_assumed);
+  EXPECT_EQ(config.cost.prices.size(), 4u);
+  EXPECT_EQ(config.cost.prices.at("H200"), 3.59);
+  EXPECT_EQ(config.cost.prices.at("MI325X"), 1.95);
+  EXPECT_EQ(config.verdict.bounded_max_days, 60.0);
+}
+
+TEST(AuditConfig, OverridesAreAppliedAndRecordedWithDefaultAndLine) {
+  auto config = parse_audit_config(
+      "# team numbers\n"
+      "[hot]\n"
+      "threshold = 0.05\n"
+      "[cost]\n"
+      "day_rate = 1000.0   # the default again: not an override\n"
+      "monthly_requests = 250000000\n"
+      "[cost.amd]\n"
+      "throughput_rps = 12\n",
+      "team.toml");
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->path, "team.toml");
+  EXPECT_EQ(config->hot.threshold, 0.05);
+  EXPECT_EQ(config->cost.monthly_requests, 2.5e8);
+  EXPECT_EQ(config->cost.amd.throughput_rps, 12.0);  // an integer where a number is expected
+  EXPECT_FALSE(config->cost.amd.throughput_assumed);
+  EXPECT_TRUE(config->cost.nvidia.throughput_assumed);
+  ASSERT_EQ(config->overrides.size(), 3u);
+  EXPECT_EQ(config->overrides[0].key, "cost.amd.throughput_rps");
+  EXPECT_EQ(config->overrides[0].default_value, "10.0");
+  EXPECT_EQ(config->overrides[0].value, "12");
+  EXPECT_EQ(config->overrides[0].line, 8u);
+  EXPECT_EQ(config->overrides[1].key, "cost.monthly_requests");
+  EXPECT_EQ(config->overrides[1].default_value, "100000000.0");
+  EXPECT_EQ(config->overrides[1].value, "250000000");
+  EXPECT_EQ(config->overrides[1].line, 6u);
+  EXPECT_EQ(config->overrides[2].key, "hot.threshold");
+  EXPECT_EQ(config->overrides[2].default_value, "0.02");
+  EXPECT_EQ(config->overrides[2].value, "0.05");
+  EXPECT_EQ(config->overrides[2].line, 3u);
+}
+
+TEST(AuditConfig, APriceTableMayAddAGpu) {
+  auto config = parse_audit_config(
+      "[prices]\nB200 = 6.25\n[cost.nvidia]\ngpu = \"B200\"\ngpus_per_replica = 2\n", "p.toml");
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->cost.nvidia.gpu_price_per_hour, 6.25);
+  EXPECT_EQ(config->cost.nvidia.gpus_per_replica, 2);
+  ASSERT_EQ(config->overrides.size(), 3u);
+  EXPECT_EQ(config->overrides[0].key, "cost.nvidia.gpu");
+  EXPECT_EQ(config->overrides[0].default_value, "\"H100\"");
+  EXPECT_EQ(config->overrides[0].value, "\"B200\"");
+  EXPECT_EQ(config->overrides[2].key, "prices.B200");
+  EXPECT_EQ(config->overrides[2].default_value, "");
+  EXPECT_EQ(config->overrides[2].line, 2u);
+}
+
+TEST(AuditConfig, DottedAndInlineKeysAreFoundWithTheirLines) {
+  auto config = parse_audit_config(
+      "effort.tier_weight.retune = 1.5\n"
+      "\n"
+      "verdict = { bounded_max_days = 40 }\n",
+      "p.toml");
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->effort.tier_weight.retune, 1.5);
+  EXPECT_EQ(config->verdict.bounded_max_days, 40.0);
+  ASSERT_EQ(config->overrides.size(), 2u);
+  EXPECT_EQ(config->overrides[0].key, "effort.tier_weight.retune");
+  EXPECT_EQ(config->overrides[0].line, 1u);
+  EXPECT_EQ(config->overrides[1].key, "verdict.bounded_max_days");
+  EXPECT_EQ(config->overrides[1].line, 3u);
+}
+
+TEST(AuditConfig, UnknownKeysAreErrorsNamingKeyAndLine) {
+  EXPECT_EQ(error_of("[effort]\nhours_per_day = 7\nweekend_days = 2\n"),
+            "p.toml:3: unknown key 'effort.weekend_days' (gpuport audit --print-default-config "
+            "lists every key)");
+  EXPECT_EQ(error_of("[gpu]\nname = \"H100\"\n"),
+            "p.toml:2: unknown key 'gpu.name' (gpuport audit --print-default-config lists every "
+            "key)");
+  EXPECT_EQ(error_of("[effort.bogus]\n"),
+            "p.toml:1: unknown key 'effort.bogus' (gpuport audit --print-default-config lists "
+            "every key)");
+}
+
+TEST(AuditConfig, WrongTypesAreErrors) {
+  EXPECT_EQ(error_of("[cost]\nday_rate = \"a lot\"\n"),
+            "p.toml:2: 'cost.day_rate' must be a number, not a string");
+  EXPECT_EQ(error_of("[cost.amd]\ngpus_per_replica = 1.5\n"),
+            "p.toml:2: 'cost.amd.gpus_per_replica' must be an integer, not a number");
+  EXPECT_EQ(error_of("[hot]\ninclude_p95_steps = 1\n"),
+            "p.toml:2: 'hot.include_p95_steps' must be true or false, not an integer");
+  EXPECT_EQ(error_of("effort = 3\n"), "p.toml:1: 'effort' is a table of settings, not an integer");
+  EXPECT_EQ(error_of("[cost]\nmonthly_requests = [1, 2]\n"),
+            "p.toml:2: 'cost.monthly_requests' must be a number, not an array or a date");
+  EXPECT_EQ(error_of("[prices]\nB200 = \"6\"\n"),
+            "p.toml:2: 'prices.B200' must be a number, not a string");
+}
+
+TEST(AuditConfig, OutOfRangeValuesAreErrors) {
+  EXPECT_EQ(error_of("[hot]\nthreshold = 2\n"),
+            "p.toml:2: 'hot.threshold' = 2: must be between 0 and 1");
+  EXPECT_EQ(error_of("[cost.nvidia]\nthroughput_rps = 0.0\n"),
+            "p.toml:2: 'cost.nvidia.throughput_rps' = 0.0: must be greater than 0");
+  EXPECT_EQ(error_of("[effort.range]\nretune_high = 0.5\n"),
+            "p.toml:2: 'effort.range.retune_high' = 0.5: must be at least 1");
+  EXPECT_EQ(error_of("[cost.amd]\ngpu = \"MI355X\"\n"),
+            "p.toml:2: 'cost.amd.gpu' = \"MI355X\": no price for this GPU in [prices] (known: "
+            "H100, H200, MI300X, MI325X)");
+  EXPECT_EQ(error_of("[prices]\nH100 = -1\n"),
+            "p.toml:2: 'prices.H100' = -1: must be greater than 0");
+  EXPECT_EQ(error_of("[verdict]\nbounded_max_days = 1\n"),
+            "p.toml:2: 'verdict.bounded_max_days' = 1: must be at least 5");
+}
+
+TEST(AuditConfig, SyntaxErrorsAreOneLineWithTheLine) {
+  EXPECT_EQ(error_of("[hot]\nthreshold = \n"), "p.toml:2: Failed to parse value type");
+  EXPECT_EQ(error_of("[hot]\nthreshold = 0.1\nthreshold = 0.2\n"),
+            "p.toml:3: Key threshold already present");
+  EXPECT_EQ(error_of("[hot\n"), "p.toml:1: Unterminated table declaration; did you forget a ']'?");
+  EXPECT_EQ(error_of(std::string(100, '[')),
+            "p.toml:1: arrays or tables nested deeper than 32 levels");
+}
+
+TEST(AuditConfig, UnreadableFilesAreOneLineErrors) {
+  auto missing = load_audit_config("no/such/.gpuport.toml");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message,
+            "no/such/.gpuport.toml: cannot read: No such file or directory");
+  auto directory = load_audit_config(GPUPORT_SOURCE_DIR "/config");
+  ASSERT_FALSE(directory);
+  EXPECT_EQ(directory.error().message,
+            GPUPORT_SOURCE_DIR "/config: cannot read: it is a directory");
+}
+
+TEST(AuditConfig, LoadsAFileAndNamesItInErrors) {
+  auto config = load_audit_config(GPUPORT_SOURCE_DIR "/tests/fixtures/audit/team.gpuport.toml");
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->cost.nvidia.throughput_rps, 20.0);
+  auto bad = load_audit_config(GPUPORT_SOURCE_DIR "/tests/fixtures/audit/unknown-key.gpuport.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, GPUPORT_SOURCE_DIR
+            "/tests/fixtures/audit/unknown-key.gpuport.toml:4: unknown key "
+            "'cost.nvidia.price' (gpuport audit --print-default-config lists "
+            "every key)");
+}
+
+TEST(TomlKeyLines, TablesDottedKeysQuotedKeysAndMultiLineValues) {
+  const auto lines = toml_key_lines(
+      "a = 1\n"
+      "[t]\n"
+      "\"quoted key\" = 2\n"
+      "s = \"\"\"\n"
+      "x = not a key\n"
+      "\"\"\"\n"
+      "arr = [\n"
+      "  \"y = 3\",\n"
+      "]\n"
+      "[t.u]\n"
+      "  v.w = 4 # comment\n");
+  EXPECT_EQ(lines.at("a"), 1u);
+  EXPECT_EQ(lines.at("t"), 2u);
+  EXPECT_EQ(lines.at("t.quoted key"), 3u);
+  EXPECT_EQ(lines.at("t.s"), 4u);
+  EXPECT_EQ(lines.count("t.x"), 0u);
+  EXPECT_EQ(lines.at("t.arr"), 7u);
+  EXPECT_EQ(lines.count("t.y"), 0u);
+  EXPECT_EQ(lines.at("t.u"), 10u);
+  EXPECT_EQ(lines.at("t.u.v.w"), 11u);
+}
+
+}  // namespace
+}  // namespace gpuport

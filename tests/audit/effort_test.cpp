@@ -1,0 +1,296 @@
+// The effort model on a small hand-built repository: hot and cold kernels, rewrite kinds and
+// weights, the dry-run items, and the widening without a trace. Every expected number is worked
+// out by hand from config/gpuport-defaults.toml and the rule catalog's hours.
+#include <gtest/gtest.h>
+
+#include "audit/effort.h"
+#include "audit/findings.h"
+#include "scan/rules/catalog.h"
+
+namespace gpuport {
+namespace {
+
+Finding finding(std::string_view rule, const std::string& file, std::uint32_t line) {
+  Finding out;
+  out.rule = rule_index(rule);
+  out.file = file;
+  out.line = line;
+  return out;
+}
+
+Kernel kernel(const std::string& name, const std::string& file, std::uint32_t line,
+              std::uint32_t lines_of_code) {
+  Kernel out;
+  out.name = name;
+  out.file = file;
+  out.line = line;
+  out.lines_of_code = lines_of_code;
+  return out;
+}
+
+AuditKernel row(const std::string& anchor, const std::string& name, Hotness hotness, bool own,
+                std::optional<SourceRef> source) {
+  AuditKernel out;
+  out.anchor = anchor;
+  out.name = name;
+  out.raw_name = name;
+  out.hotness = hotness;
+  out.own_code = own;
+  out.source = std::move(source);
+  return out;
+}
+
+// hot_kernel (k.cu:10, 30 lines: lines 9-39), cold_kernel (k.cu:50, 120 lines: 49-169) and
+// big_kernel (big.cu:5, 250 lines), with findings in, between and outside them.
+struct Repo {
+  ScanResult scan;
+  std::vector<AuditFinding> findings;
+  DryRunDigest dry_run;
+  std::vector<AuditKernel> kernels;
+
+  explicit Repo(bool traced) {
+    scan.findings = {
+        finding("GP-FW-001", "app.py", 3),          // framework: nothing to price
+        finding("GP-DEPLOY-001", "Dockerfile", 2),  // config, 2 h
+        finding("GP-ART-001", "model.engine", 0),   // TensorRT engine
+        finding("GP-PKG-004", "requirements.txt", 2),
+        finding("GP-FW-005", "trt.py", 4),  // TensorRT API: two files with the one above
+        finding("GP-FW-005", "trt.py", 9),
+        finding("GP-EXEC-011", "k.cu", 5),   // mechanical, resolved by the translation
+        finding("GP-LIB-001", "k.cu", 6),    // mechanical, 0.5 h
+        finding("GP-WARP-001", "k.cu", 12),  // retune 4 h, inside hot_kernel
+        finding("GP-WARP-006", "k.cu", 14),  // retune 4 h, inside hot_kernel
+        finding("GP-ASM-001", "k.cu", 20),   // PTX inside hot_kernel
+        finding("GP-ASM-001", "k.cu", 60),   // PTX inside cold_kernel
+        finding("GP-ASM-001", "k.cu", 61),
+        finding("GP-ASM-002", "k.cu", 200),  // ldmatrix outside any kernel, in a hot kernel's file
+    };
+    scan.kernels = {kernel("big_kernel", "big.cu", 5, 250), kernel("hot_kernel", "k.cu", 10, 30),
+                    kernel("cold_kernel", "k.cu", 50, 120)};
+    findings = audit_findings(scan);
+    dry_run.unsupported = {
+        {"cudaA", "k.cu", 7, 2}, {"cudaB", "k.cu", 8, 1}, {"cudaC", "k.cu", 9, 1}};
+    dry_run.needs_review = {{"__nv_fp8_e4m3", "k.cu", 30, 1},
+                            {"__nv_fp8_e4m3", "k.cu", 31, 1},
+                            {"__nv_fp8_e4m3", "k.cu", 32, 1},
+                            {"__nv_fp8_e4m3", "k.cu", 33, 1}};
+    dry_run.changed_files = {"big.cu", "k.cu"};
+    dry_run.resolved = {{rule_index("GP-EXEC-011"), "k.cu", 5}};
+    if (traced) {
+      kernels = {row("kernel-1", "hot_kernel", Hotness::Hot, true, SourceRef{"k.cu", 10}),
+                 row("kernel-2", "sm90_xmma_gemm_cublas", Hotness::Hot, false, std::nullopt),
+                 row("kernel-3", "cold_kernel", Hotness::Cold, true, SourceRef{"k.cu", 50}),
+                 row("kernel-4", "big_kernel", Hotness::Cold, true, SourceRef{"big.cu", 5})};
+    } else {
+      kernels = {row("kernel-1", "big_kernel", Hotness::Untraced, true, SourceRef{"big.cu", 5}),
+                 row("kernel-2", "hot_kernel", Hotness::Untraced, true, SourceRef{"k.cu", 10}),
+                 row("kernel-3", "cold_kernel", Hotness::Untraced, true, SourceRef{"k.cu", 50})};
+    }
+  }
+};
+
+const EffortItem& item(const EffortEstimate& estimate, const std::string& title) {
+  for (const EffortItem& candidate : estimate.items) {
+    if (candidate.title == title) {
+      return candidate;
+    }
+  }
+  ADD_FAILURE() << "no item titled " << title;
+  static const EffortItem none;
+  return none;
+}
+
+void expect_days(const DayRange& days, double low, double likely, double high) {
+  EXPECT_DOUBLE_EQ(days.low, low);
+  EXPECT_DOUBLE_EQ(days.likely, likely);
+  EXPECT_DOUBLE_EQ(days.high, high);
+}
+
+TEST(AuditEffort, ItemsInTierOrderThenLargestFirst) {
+  Repo repo(true);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  std::vector<std::string> titles;
+  for (const EffortItem& each : estimate.items) {
+    titles.push_back(each.anchor + " " + each.title);
+  }
+  const std::vector<std::string> expected = {
+      "item-1 GP-DEPLOY-001 Docker base image",
+      "item-2 Port and test large kernels (over 200 lines)",
+      "item-3 Replace CUDA APIs that HIP does not provide",
+      "item-4 Port and test medium kernels (51–200 lines)",
+      "item-5 Port and test small kernels (up to 50 lines)",
+      "item-6 Review translated uses that need a person (FP8 encodings, library forms)",
+      "item-7 Review, build and fix the translated sources",
+      "item-8 GP-LIB-001 cuBLAS / cuBLASLt",
+      "item-9 Tune hot_kernel on AMD",
+      "item-10 GP-WARP-001 Warp size (wave64)",
+      "item-11 GP-WARP-006 Warp size (wave64)",
+      "item-12 Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)",
+      "item-13 Rebuild TensorRT engines for AMD (MIGraphX)",
+      "item-14 Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)",
+      "item-15 Rewrite inline PTX in hot_kernel",
+      "item-16 Rewrite inline PTX in cold_kernel",
+  };
+  EXPECT_EQ(titles, expected);
+}
+
+TEST(AuditEffort, HotKernelsGetTuningDaysWeightedByTheirFindings) {
+  Repo repo(true);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  // 2 d + 3 retune/rewrite findings inside (WARP-001, WARP-006, ASM-001) × 0.5 d; retune spread.
+  const EffortItem& tune = item(estimate, "Tune hot_kernel on AMD");
+  EXPECT_EQ(tune.tier, EffortTier::Retune);
+  expect_days(tune.days, 1.75, 3.5, 10.5);
+  EXPECT_EQ(tune.basis, "1 kernel × 3.5 d (2 d + 3 retune/rewrite findings × 0.5 d)");
+  EXPECT_EQ(tune.weight_key, "effort.retune.hot_kernel_days");
+  ASSERT_EQ(tune.evidence.size(), 4u);
+  EXPECT_EQ(tune.evidence[0].anchor, "kernel-1");
+  EXPECT_EQ(tune.evidence[1].anchor, "finding-GP-WARP-001-k.cu-12");
+  EXPECT_EQ(tune.evidence[1].label, "GP-WARP-001 k.cu:12");
+  EXPECT_EQ(tune.evidence[3].anchor, "finding-GP-ASM-001-k.cu-20");
+
+  const AuditKernel& hot = repo.kernels[0];
+  EXPECT_DOUBLE_EQ(hot.tuning_days_likely, 3.5);
+  EXPECT_DOUBLE_EQ(hot.tuning_days_high, 10.5);
+  EXPECT_EQ(hot.finding_anchors.size(), 3u);
+  // The cuBLAS kernel is hot but not the team's code; the cold kernels get no tuning days.
+  for (std::size_t k = 1; k < repo.kernels.size(); ++k) {
+    EXPECT_EQ(repo.kernels[k].tuning_days_likely, 0) << repo.kernels[k].name;
+  }
+  EXPECT_EQ(repo.kernels[2].finding_anchors,
+            (std::vector<std::string>{"finding-GP-ASM-001-k.cu-60", "finding-GP-ASM-001-k.cu-61"}));
+  for (const EffortItem& each : estimate.items) {
+    EXPECT_NE(each.title, "Tune cold_kernel on AMD");
+    EXPECT_NE(each.title, "Tune big_kernel on AMD");
+  }
+}
+
+TEST(AuditEffort, RewriteItemsPricedPerKindAndWeightedByHotness) {
+  Repo repo(true);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& hot_ptx = item(estimate, "Rewrite inline PTX in hot_kernel");
+  expect_days(hot_ptx.days, 0.5, 1, 3);
+  EXPECT_EQ(hot_ptx.basis, "1 site × 1 d × 1 (hot kernel)");
+  EXPECT_EQ(hot_ptx.evidence[0].anchor, "kernel-1");
+  const EffortItem& cold_ptx = item(estimate, "Rewrite inline PTX in cold_kernel");
+  expect_days(cold_ptx.days, 0.25, 0.5, 1.5);  // 2 sites × 1 d × 0.25
+  EXPECT_EQ(cold_ptx.basis, "2 sites × 1 d × 0.25 (cold kernel)");
+  EXPECT_EQ(cold_ptx.hotness, 0.25);
+  const EffortItem& mma =
+      item(estimate, "Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)");
+  expect_days(mma.days, 2.5, 5, 15);
+  EXPECT_EQ(mma.basis, "1 site × 5 d × 1 (a hot kernel's file)");
+  ASSERT_EQ(mma.evidence.size(), 1u);
+  EXPECT_EQ(mma.evidence[0].anchor, "finding-GP-ASM-002-k.cu-200");
+  const EffortItem& engines = item(estimate, "Rebuild TensorRT engines for AMD (MIGraphX)");
+  expect_days(engines.days, 2.5, 5, 15);
+  const EffortItem& api =
+      item(estimate, "Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)");
+  EXPECT_EQ(api.quantity, 2);  // requirements.txt and trt.py
+  EXPECT_EQ(api.quantity_unit, "files");
+  EXPECT_EQ(api.evidence.size(), 3u);
+  expect_days(api.days, 10, 20, 60);
+}
+
+TEST(AuditEffort, MechanicalAndConfigItemsFromTheDryRunAndTheCatalog) {
+  Repo repo(true);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& docker = item(estimate, "GP-DEPLOY-001 Docker base image");
+  EXPECT_EQ(docker.tier, EffortTier::Config);
+  EXPECT_EQ(docker.unit, EffortUnit::Hours);
+  expect_days(docker.days, 0.125, 0.25, 0.5);  // 2 h of 8
+  EXPECT_EQ(docker.basis, "1 finding × 2 h (catalog 2 h × effort.tier_weight.config 1)");
+  expect_days(item(estimate, "Replace CUDA APIs that HIP does not provide").days, 1.125, 1.5, 2.25);
+  const EffortItem& review =
+      item(estimate, "Review translated uses that need a person (FP8 encodings, library forms)");
+  expect_days(review.days, 0.1875, 0.25, 0.375);  // 4 uses × 0.5 h
+  expect_days(item(estimate, "Review, build and fix the translated sources").days, 0.09375, 0.125,
+              0.1875);
+  const EffortItem& large = item(estimate, "Port and test large kernels (over 200 lines)");
+  expect_days(large.days, 1.125, 1.5, 2.25);
+  ASSERT_EQ(large.evidence.size(), 1u);
+  EXPECT_EQ(large.evidence[0].label, "big_kernel (250 lines)");
+  EXPECT_EQ(large.evidence[0].anchor, "kernel-4");
+  // GP-EXEC-011 is resolved by the translation and GP-FW-001 is framework tier: no items.
+  for (const EffortItem& each : estimate.items) {
+    EXPECT_EQ(each.title.find("GP-EXEC-011"), std::string::npos);
+    EXPECT_EQ(each.title.find("GP-FW-001"), std::string::npos);
+  }
+}
+
+TEST(AuditEffort, TotalsPerTierAreTheSumsOfTheirItems) {
+  Repo repo(true);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortSummary& summary = estimate.summary;
+  ASSERT_EQ(summary.tiers.size(), 4u);
+  EXPECT_EQ(summary.tiers[0].items, 1u);
+  EXPECT_DOUBLE_EQ(summary.tiers[0].days.likely, 0.25);
+  EXPECT_EQ(summary.tiers[1].items, 7u);
+  // 0.0625 + 1.5 + 0.25 + 0.125 + 0.25 + 0.5 + 1.5
+  EXPECT_DOUBLE_EQ(summary.tiers[1].days.likely, 4.1875);
+  EXPECT_DOUBLE_EQ(summary.tiers[2].days.likely, 4.5);   // 3.5 + 0.5 + 0.5
+  EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 31.5);  // 20 + 5 + 5 + 1 + 0.5
+  EXPECT_DOUBLE_EQ(summary.total.likely, 40.4375);
+  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + 3.140625 + 2.25 + 15.75);
+  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + 6.28125 + 13.5 + 94.5);
+}
+
+TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
+  Repo repo(false);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, false},
+                                                  repo.kernels, default_audit_config());
+  // (2 + 3 × 0.5) × 0.5, low × 0.5 × 0.75, high × 3 × 2.
+  const EffortItem& hot = item(estimate, "Tune hot_kernel on AMD (if hot)");
+  expect_days(hot.days, 0.65625, 1.75, 10.5);
+  EXPECT_EQ(hot.basis,
+            "1 kernel × 3.5 d (2 d + 3 retune/rewrite findings × 0.5 d) × 0.5 "
+            "(no_trace.kernel_weight)");
+  expect_days(item(estimate, "Tune cold_kernel on AMD (if hot)").days, 0.5625, 1.5, 9);
+  expect_days(item(estimate, "Tune big_kernel on AMD (if hot)").days, 0.375, 1, 6);
+  EXPECT_DOUBLE_EQ(repo.kernels[0].tuning_days_likely, 1);  // big_kernel
+  // Rewrite sites at the untraced weight, whatever kernel they sit in.
+  const EffortItem& ptx = item(estimate, "Rewrite inline PTX in cold_kernel");
+  expect_days(ptx.days, 0.5625, 1.5, 9);  // 2 × 1 × 0.75
+  EXPECT_EQ(ptx.basis, "2 sites × 1 d × 0.75 (effort.rewrite.untraced_weight)");
+  // Config and mechanical work does not depend on hotness; only its range widens.
+  expect_days(item(estimate, "GP-DEPLOY-001 Docker base image").days, 0.09375, 0.25, 1);
+  expect_days(
+      item(estimate, "Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)").days, 7.5,
+      20, 120);
+}
+
+TEST(AuditEffort, AnOwnHotKernelSeenTwiceIsTunedOnce) {
+  Repo repo(true);
+  AuditKernel again = repo.kernels[0];
+  again.anchor = "kernel-5";
+  again.trace = 1;
+  repo.kernels.push_back(again);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  int tunes = 0;
+  for (const EffortItem& each : estimate.items) {
+    tunes += each.title == "Tune hot_kernel on AMD" ? 1 : 0;
+  }
+  EXPECT_EQ(tunes, 1);
+  EXPECT_EQ(repo.kernels[4].tuning_days_likely, 0);
+  EXPECT_TRUE(repo.kernels[4].why.ends_with("; tuned once, with kernel-1"));
+}
+
+TEST(AuditEffort, ConfigWeightsScaleTheirItems) {
+  Repo repo(true);
+  auto config = parse_audit_config(
+      "[effort.tier_weight]\nconfig = 2.0\n[effort.rewrite]\ncold_weight = 0.5\n", "p.toml");
+  ASSERT_TRUE(config) << config.error().message;
+  const EffortEstimate estimate =
+      estimate_effort({repo.scan, repo.findings, repo.dry_run, true}, repo.kernels, *config);
+  EXPECT_DOUBLE_EQ(item(estimate, "GP-DEPLOY-001 Docker base image").days.likely, 0.5);
+  EXPECT_DOUBLE_EQ(item(estimate, "Rewrite inline PTX in cold_kernel").days.likely, 1.0);
+}
+
+}  // namespace
+}  // namespace gpuport

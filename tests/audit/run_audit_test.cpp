@@ -1,0 +1,259 @@
+// run_audit end to end on the bundled example (examples/serving-repo) with a small Kineto trace
+// written for these tests (tests/fixtures/audit/serving_h100_kineto.json: the example's four
+// kernels beside cuBLAS, ATen and Triton ones).
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "audit/audit.h"
+#include "audit/dry_run.h"
+#include "hipify/hipify_tree.h"
+
+namespace gpuport {
+namespace {
+
+constexpr const char* k_repo = GPUPORT_SOURCE_DIR "/examples/serving-repo";
+constexpr const char* k_trace = GPUPORT_SOURCE_DIR "/tests/fixtures/audit/serving_h100_kineto.json";
+constexpr const char* k_team = GPUPORT_SOURCE_DIR "/tests/fixtures/audit/team.gpuport.toml";
+
+AuditResult audit(std::vector<std::string> traces, std::optional<std::string> config = {}) {
+  AuditInputs inputs;
+  inputs.repo = k_repo;
+  inputs.traces = std::move(traces);
+  inputs.config_path = std::move(config);
+  inputs.jobs = 2;
+  auto result = run_audit(inputs);
+  EXPECT_TRUE(result) << result.error().message;
+  return result ? std::move(*result) : AuditResult{};
+}
+
+const EffortItem* find_item(const AuditResult& result, const std::string& title) {
+  for (const EffortItem& item : result.items) {
+    if (item.title == title) {
+      return &item;
+    }
+  }
+  return nullptr;
+}
+
+TEST(RunAudit, InputsSummaryOfTheExampleAndItsTrace) {
+  const AuditResult result = audit({k_trace});
+  const AuditInputSummary& inputs = result.inputs;
+  EXPECT_EQ(inputs.repo, k_repo);
+  EXPECT_FALSE(inputs.config_path);
+  EXPECT_TRUE(inputs.overrides.empty());
+  EXPECT_EQ(inputs.scanned_kernels, 4u);
+  EXPECT_EQ(inputs.files_changed_by_translation, 4u);
+  ASSERT_EQ(inputs.traces.size(), 1u);
+  const AuditTraceInfo& trace = inputs.traces[0];
+  EXPECT_EQ(trace.path, k_trace);
+  EXPECT_EQ(trace.format, TraceFormat::KinetoJson);
+  EXPECT_EQ(trace.vendor, Vendor::Nvidia);
+  EXPECT_EQ(trace.gpu, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(trace.gpu_ns, 307500);
+  EXPECT_EQ(trace.kernel_calls, 28);
+  EXPECT_EQ(trace.unique_kernels, 7);
+  EXPECT_EQ(trace.steps, 4);
+  EXPECT_EQ(trace.p95_ns, 200000);
+  EXPECT_EQ(trace.joined_kernels, 4);
+  ASSERT_EQ(result.class_time.size(), 1u);
+  EXPECT_EQ(result.class_time[0].own_code_ns, 109500);
+  EXPECT_FALSE(result.portability.empty());
+  EXPECT_EQ(result.findings.size(), inputs.findings);
+  EXPECT_TRUE(result.coverage.traced);
+  EXPECT_EQ(result.coverage.note, "");
+  EXPECT_TRUE(result.warnings.empty());
+}
+
+TEST(RunAudit, HotOwnKernelsAreTunedAndTheColdOneIsNot) {
+  const AuditResult result = audit({k_trace});
+  ASSERT_EQ(result.kernels.size(), 7u);
+  const EffortItem* dequant = find_item(result, "Tune dequant_int4_kernel on AMD");
+  const EffortItem* norm = find_item(result, "Tune rms_norm_kernel on AMD");
+  const EffortItem* softmax = find_item(result, "Tune masked_softmax_kernel on AMD");
+  ASSERT_TRUE(dequant && norm && softmax);
+  EXPECT_DOUBLE_EQ(dequant->days.likely, 2.0);  // no retune/rewrite finding inside
+  EXPECT_DOUBLE_EQ(norm->days.likely, 2.5);     // GP-EXEC-002 on its __launch_bounds__ line
+  EXPECT_DOUBLE_EQ(softmax->days.likely, 3.0);  // GP-EXEC-002 and GP-WARP-003
+  EXPECT_EQ(find_item(result, "Tune rotary_kernel on AMD"), nullptr);
+  const AuditKernel& rotary = result.kernels[6];
+  EXPECT_EQ(rotary.source->line, 81u);
+  EXPECT_EQ(rotary.hotness, Hotness::Cold);
+  EXPECT_EQ(rotary.tuning_days_likely, 0);
+  const EffortItem* ptx =
+      find_item(result, "Rewrite inline PTX in csrc/dequant_rotary.cu (outside kernels)");
+  ASSERT_NE(ptx, nullptr);
+  EXPECT_EQ(ptx->quantity, 3);
+  EXPECT_EQ(ptx->basis, "3 sites × 1 d × 1 (a hot kernel's file)");
+  const EffortItem* apis = find_item(result, "Replace CUDA APIs that HIP does not provide");
+  ASSERT_NE(apis, nullptr);
+  std::vector<std::string> labels;
+  for (const EvidenceLink& link : apis->evidence) {
+    labels.push_back(link.label + " " + link.file + ":" + std::to_string(link.line));
+  }
+  EXPECT_EQ(labels, (std::vector<std::string>{
+                        "CUBLAS_DEFAULT_MATH csrc/gemm_cublas.cpp:32",
+                        "__cvta_generic_to_shared csrc/dequant_rotary.cu:68",
+                        "__float2bfloat16_rn (3 uses) csrc/common.cuh:54",
+                        "cublasSetMathMode csrc/gemm_cublas.cpp:32",
+                    }));
+}
+
+TEST(RunAudit, EveryItemIsTraceableToAFindingAKernelOrAFile) {
+  const AuditResult result = audit({k_trace});
+  std::set<std::string> anchors;
+  for (const AuditFinding& finding : result.findings) {
+    EXPECT_TRUE(anchors.insert(finding.anchor).second) << finding.anchor;
+  }
+  for (const AuditKernel& kernel : result.kernels) {
+    EXPECT_TRUE(anchors.insert(kernel.anchor).second) << kernel.anchor;
+  }
+  double likely = 0;
+  for (std::size_t i = 0; i < result.items.size(); ++i) {
+    const EffortItem& item = result.items[i];
+    EXPECT_EQ(item.anchor, "item-" + std::to_string(i + 1));
+    EXPECT_FALSE(item.evidence.empty()) << item.title;
+    for (const EvidenceLink& link : item.evidence) {
+      if (link.kind == EvidenceLink::Kind::Finding || link.kind == EvidenceLink::Kind::Kernel) {
+        EXPECT_EQ(anchors.count(link.anchor), 1u) << item.title << ": " << link.anchor;
+      } else {
+        EXPECT_FALSE(link.file.empty()) << item.title;
+      }
+    }
+    EXPECT_LE(item.days.low, item.days.likely);
+    EXPECT_LE(item.days.likely, item.days.high);
+    likely += item.days.likely;
+  }
+  EXPECT_NEAR(result.effort.total.likely, likely, 1e-9);
+  for (const VerdictReason& reason : result.verdict.reasons) {
+    EXPECT_TRUE(reason.anchor == "cost" || anchors.count(reason.anchor) == 1 ||
+                reason.anchor.starts_with("item-"))
+        << reason.anchor;
+  }
+}
+
+TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
+  const AuditResult result = audit({k_trace});
+  const CostSummary& cost = result.cost;
+  EXPECT_EQ(cost.nvidia.gpu, "H100");
+  EXPECT_EQ(cost.amd.gpu, "MI300X");
+  EXPECT_TRUE(cost.nvidia.throughput_assumed);
+  EXPECT_DOUBLE_EQ(cost.nvidia.cost_per_million, 3.49 / 36000 * 1e6);  // $96.94
+  EXPECT_DOUBLE_EQ(cost.amd.cost_per_million, 1.99 / 36000 * 1e6);     // $55.28
+  EXPECT_NEAR(cost.monthly_delta, 1.5 / 36000 * 1e6 * 100, 1e-9);      // $4,166.67
+  EXPECT_DOUBLE_EQ(cost.porting_cost.likely, result.effort.total.likely * 1000);
+  EXPECT_NEAR(*cost.payback_months, cost.porting_cost.likely / cost.monthly_delta, 1e-12);
+  EXPECT_DOUBLE_EQ(cost.break_even_ratio, 1.99 / 3.49);
+  EXPECT_EQ(result.verdict.kind, VerdictKind::BoundedProject);
+  // docs/estimate-model.md quotes these figures for the bundled example.
+  EXPECT_EQ(result.items.size(), 30u);
+  EXPECT_NEAR(result.effort.total.low, 13.9125, 1e-9);
+  EXPECT_NEAR(result.effort.total.likely, 25.98125, 1e-9);
+  EXPECT_NEAR(result.effort.total.high, 69.99375, 1e-9);
+  EXPECT_NEAR(*cost.payback_ratio, 0.734165, 1e-6);
+  EXPECT_EQ(result.verdict.headline, "Bounded project: 14–70 engineer-days");
+  ASSERT_EQ(result.verdict.reasons.size(), 3u);
+  EXPECT_EQ(result.verdict.reasons[0].text,
+            "Redesign tensor-core code (WMMA/MMA/ldmatrix) in csrc/dequant_rotary.cu (outside "
+            "kernels): 5 days likely (2.5–15 days)");
+  EXPECT_EQ(result.verdict.reasons[1].text,
+            "Tune masked_softmax_kernel on AMD: 3 days likely (1.5–9 days)");
+  EXPECT_EQ(result.verdict.reasons[2].anchor, "cost");
+}
+
+TEST(RunAudit, WithoutATraceTheScanAloneWithWiderRanges) {
+  const AuditResult traced = audit({k_trace});
+  const AuditResult result = audit({});
+  EXPECT_FALSE(result.coverage.traced);
+  EXPECT_EQ(result.coverage.low_factor, 0.75);
+  EXPECT_EQ(result.coverage.high_factor, 2.0);
+  EXPECT_EQ(result.coverage.note,
+            "no trace: estimated from the scan alone, ranges widened by ×0.75 low / ×2 high, and "
+            "every kernel priced as possibly hot at ×0.5");
+  ASSERT_EQ(result.kernels.size(), 4u);
+  for (const AuditKernel& kernel : result.kernels) {
+    EXPECT_EQ(kernel.hotness, Hotness::Untraced);
+  }
+  ASSERT_NE(find_item(result, "Tune rotary_kernel on AMD (if hot)"), nullptr);
+  EXPECT_DOUBLE_EQ(find_item(result, "Tune rotary_kernel on AMD (if hot)")->days.likely, 1.0);
+  // The same config item as with a trace, widened.
+  const EffortItem* docker = find_item(result, "GP-DEPLOY-001 Docker base image");
+  const EffortItem* docker_traced = find_item(traced, "GP-DEPLOY-001 Docker base image");
+  ASSERT_TRUE(docker && docker_traced);
+  EXPECT_DOUBLE_EQ(docker->days.likely, docker_traced->days.likely);
+  EXPECT_DOUBLE_EQ(docker->days.low, docker_traced->days.low * 0.75);
+  EXPECT_DOUBLE_EQ(docker->days.high, docker_traced->days.high * 2);
+  EXPECT_GT(result.effort.total.high / result.effort.total.likely,
+            traced.effort.total.high / traced.effort.total.likely);
+}
+
+TEST(RunAudit, ATeamConfigIsAppliedAndItsOverridesRecorded) {
+  const AuditResult result = audit({k_trace}, std::string(k_team));
+  EXPECT_EQ(result.inputs.config_path, k_team);
+  ASSERT_EQ(result.inputs.overrides.size(), 3u);
+  EXPECT_EQ(result.inputs.overrides[0].key, "cost.amd.throughput_rps");
+  EXPECT_EQ(result.inputs.overrides[0].line, 9u);
+  EXPECT_FALSE(result.cost.amd.throughput_assumed);
+  EXPECT_DOUBLE_EQ(result.cost.nvidia.cost_per_million, 3.49 / (20 * 3600.0) * 1e6);  // $48.47
+  EXPECT_DOUBLE_EQ(result.cost.amd.cost_per_million, 1.99 / (16 * 3600.0) * 1e6);     // $34.55
+  EXPECT_DOUBLE_EQ(result.cost.monthly_requests, 3e8);
+  EXPECT_NEAR(result.cost.monthly_delta, (3.49 / (20 * 3600.0) - 1.99 / (16 * 3600.0)) * 3e8,
+              1e-6);  // $4,177.08
+}
+
+TEST(RunAudit, ProgressNamesEachStage) {
+  AuditInputs inputs;
+  inputs.repo = k_repo;
+  inputs.traces = {k_trace};
+  std::vector<std::string> stages;
+  inputs.progress = [&](AuditStage stage, std::string_view detail) {
+    stages.push_back(std::string(audit_stage_name(stage)) +
+                     (detail.empty() ? "" : " " + std::string(detail)));
+  };
+  ASSERT_TRUE(run_audit(inputs));
+  EXPECT_EQ(stages,
+            (std::vector<std::string>{"reading the config", "scanning", "translating (dry run)",
+                                      std::string("reading the trace ") + k_trace, "estimating"}));
+}
+
+TEST(RunAudit, BadInputsAreOneLineErrors) {
+  AuditInputs inputs;
+  inputs.repo = "no/such/repo";
+  auto missing_repo = run_audit(inputs);
+  ASSERT_FALSE(missing_repo);
+  EXPECT_EQ(missing_repo.error().message, "no/such/repo: cannot read: No such file or directory");
+
+  inputs.repo = k_repo;
+  inputs.traces = {"no/such/trace.json"};
+  auto missing_trace = run_audit(inputs);
+  ASSERT_FALSE(missing_trace);
+  EXPECT_EQ(missing_trace.error().message.rfind("no/such/trace.json: ", 0), 0u)
+      << missing_trace.error().message;
+
+  inputs.traces = {};
+  inputs.config_path = GPUPORT_SOURCE_DIR "/tests/fixtures/audit/unknown-key.gpuport.toml";
+  auto bad_config = run_audit(inputs);
+  ASSERT_FALSE(bad_config);
+  EXPECT_EQ(bad_config.error().message, GPUPORT_SOURCE_DIR
+            "/tests/fixtures/audit/unknown-key.gpuport.toml:4: unknown key "
+            "'cost.nvidia.price' (gpuport audit --print-default-config lists "
+            "every key)");
+}
+
+TEST(RunAudit, TheDryRunWritesNothingAndFindsWhatHipifyLeaves) {
+  DiskFileSystem disk;
+  const std::vector<std::string> roots{k_repo};
+  auto run = hipify_tree(disk, roots, HipifyOptions{}, builtin_mapping_table());
+  ASSERT_TRUE(run);
+  const DryRunDigest digest = digest_dry_run(*run);
+  EXPECT_EQ(digest.changed_files,
+            (std::vector<std::string>{"csrc/common.cuh", "csrc/dequant_rotary.cu",
+                                      "csrc/fused_norm.cu", "csrc/gemm_cublas.cpp"}));
+  ASSERT_EQ(digest.unsupported.size(), 4u);
+  EXPECT_EQ(digest.unsupported[2].name, "__float2bfloat16_rn");
+  EXPECT_EQ(digest.unsupported[2].uses, 3u);
+  EXPECT_FALSE(digest.resolved.empty());
+}
+
+}  // namespace
+}  // namespace gpuport
