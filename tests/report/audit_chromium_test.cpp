@@ -73,7 +73,10 @@ class AuditChromium : public ::testing::Test {
     }
     // Next to the gpuport binary: the build directory, where the screenshot is kept.
     m_build = fs::absolute(fs::path(GPUPORT_BINARY)).parent_path();
-    m_dir = m_build / "audit-chromium";
+    // One directory (and chromium profile) per test: ctest runs the tests as parallel processes.
+    m_dir =
+        m_build / ("audit-chromium-" +
+                   std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(m_dir);
     fs::create_directories(m_dir);
     m_page = m_dir / "report.html";
