@@ -14,9 +14,11 @@ namespace gpuport {
 
 namespace {
 
-// cpptoml recurses once per nested array or inline table; a hostile file must not exhaust the
-// stack, and no config needs more than a few levels.
-constexpr int k_max_nesting = 32;
+// cpptoml recurses once per nested array or inline table, so a hostile file could exhaust the
+// stack. Counting nesting outside strings is not safe (a quote cpptoml reads differently from us
+// would hide brackets), so the bound is on every '[' and '{' of the file: depth can never exceed
+// it, and a gpuport config has a few dozen at most.
+constexpr int k_max_brackets = 256;
 
 std::string one_line(std::string text) {
   for (char& c : text) {
@@ -27,40 +29,15 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// Deepest [ / { nesting outside strings and comments, and the line where it passes the limit.
-std::uint32_t line_over_nesting_limit(std::string_view text) {
-  int depth = 0;
+// The line of the first '[' or '{' past the limit; 0 when the file stays within it.
+std::uint32_t line_over_bracket_limit(std::string_view text) {
+  int brackets = 0;
   std::uint32_t line = 1;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
+  for (const char c : text) {
     if (c == '\n') {
       ++line;
-    } else if (c == '#') {
-      while (i + 1 < text.size() && text[i + 1] != '\n') {
-        ++i;
-      }
-    } else if (c == '"' || c == '\'') {
-      const bool triple = text.substr(i, 3) == std::string(3, c);
-      const std::string close = triple ? std::string(3, c) : std::string(1, c);
-      std::size_t j = i + close.size();
-      while (j < text.size() && text.compare(j, close.size(), close) != 0) {
-        if (text[j] == '\\' && c == '"') {
-          ++j;
-        } else if (text[j] == '\n') {
-          if (!triple) {
-            break;
-          }
-          ++line;
-        }
-        ++j;
-      }
-      i = j + close.size() - 1;
-    } else if (c == '[' || c == '{') {
-      if (++depth > k_max_nesting) {
-        return line;
-      }
-    } else if (c == ']' || c == '}') {
-      depth = depth > 0 ? depth - 1 : 0;
+    } else if ((c == '[' || c == '{') && ++brackets > k_max_brackets) {
+      return line;
     }
   }
   return 0;
@@ -283,10 +260,10 @@ std::map<std::string, std::uint32_t, std::less<>> toml_key_lines(std::string_vie
 
 tl::expected<FlatToml, std::string> parse_flat_toml(std::string_view text,
                                                     const std::string& path) {
-  if (const std::uint32_t line = line_over_nesting_limit(text); line != 0) {
-    return tl::unexpected(path + ":" + std::to_string(line) +
-                          ": arrays or tables nested deeper than " + std::to_string(k_max_nesting) +
-                          " levels");
+  if (const std::uint32_t line = line_over_bracket_limit(text); line != 0) {
+    return tl::unexpected(path + ":" + std::to_string(line) + ": more than " +
+                          std::to_string(k_max_brackets) +
+                          " '[' and '{' in one config (tables, arrays, inline tables)");
   }
   std::shared_ptr<cpptoml::table> root;
   try {
