@@ -12,6 +12,7 @@
 
 #include "audit/audit.h"
 #include "audit/config.h"
+#include "cli/command_line.h"
 #include "cli/command_output.h"
 #include "cli/progress.h"
 #include "report/audit/audit_html.h"
@@ -211,16 +212,8 @@ tl::expected<AuditCommandConfig, UsageError> parse_audit_args(const CommandArgs&
   RawAuditArgs raw;
   raw.jobs = std::max(1u, std::thread::hardware_concurrency());
   define_flags(app, raw);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    if (help != nullptr) {
-      *help = app.help();
-    }
-    return tl::unexpected(UsageError{});
-  } catch (const CLI::ParseError& error) {
-    return tl::unexpected(UsageError{printable(error.what())});
+  if (auto parsed = parse_command_line(app, args, help); !parsed) {
+    return tl::unexpected(parsed.error());
   }
   return validate(raw);
 }

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "cli/command_line.h"
 #include "cli/profile_command.h"
 #include "profile/analysis/compare.h"
 #include "profile/trace_reader.h"
@@ -137,16 +138,8 @@ tl::expected<CompareConfig, UsageError> parse_compare_args(const CommandArgs& ar
   CLI::App app("", "gpuport compare");
   RawCompareArgs raw;
   define_flags(app, raw);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    if (help != nullptr) {
-      *help = app.help();
-    }
-    return tl::unexpected(UsageError{});
-  } catch (const CLI::ParseError& error) {
-    return tl::unexpected(UsageError{printable(error.what())});
+  if (auto parsed = parse_command_line(app, args, help); !parsed) {
+    return tl::unexpected(parsed.error());
   }
   return validate(raw);
 }

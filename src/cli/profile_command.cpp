@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "cli/command_line.h"
 #include "cli/progress.h"
 #include "profile/analysis/profile.h"
 #include "profile/source_join.h"
@@ -238,16 +239,8 @@ tl::expected<ProfileConfig, UsageError> parse_profile_args(const CommandArgs& ar
   RawProfileArgs raw;
   raw.jobs = std::max(1u, std::thread::hardware_concurrency());
   define_flags(app, raw);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    if (help != nullptr) {
-      *help = app.help();
-    }
-    return tl::unexpected(UsageError{});
-  } catch (const CLI::ParseError& error) {
-    return tl::unexpected(UsageError{printable(error.what())});
+  if (auto parsed = parse_command_line(app, args, help); !parsed) {
+    return tl::unexpected(parsed.error());
   }
   return validate(raw);
 }

@@ -13,6 +13,7 @@
 #include <limits>
 #include <thread>
 
+#include "cli/command_line.h"
 #include "cli/progress.h"
 #include "report/json_report.h"
 #include "report/markdown_report.h"
@@ -372,16 +373,8 @@ tl::expected<ScanConfig, UsageError> parse_scan_args(const CommandArgs& args, st
   RawScanArgs raw;
   raw.jobs = default_jobs();
   define_flags(app, raw);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
-  try {
-    app.parse(reversed);
-  } catch (const CLI::CallForHelp&) {
-    if (help != nullptr) {
-      *help = app.help();
-    }
-    return tl::unexpected(UsageError{});
-  } catch (const CLI::ParseError& error) {
-    return tl::unexpected(UsageError{printable(error.what())});
+  if (auto parsed = parse_command_line(app, args, help); !parsed) {
+    return tl::unexpected(parsed.error());
   }
   return validate(raw);
 }
