@@ -185,14 +185,12 @@ std::string_view memcpy_name(std::int64_t copy_kind) {
 
 tl::expected<void, TraceError> read_memory_table(SqliteDb& db, std::string_view table,
                                                  ActivityKind kind, Trace& trace) {
-  auto exists = db.has_table(table);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, table);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, table);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   if (!columns->has("start") || !columns->has("end"))
     return {};  // nothing to place on the timeline
   const std::string sql = "SELECT \"start\", \"end\", " + common_columns(*columns) + ", " +
@@ -224,14 +222,12 @@ tl::expected<void, TraceError> read_memory_table(SqliteDb& db, std::string_view 
 tl::expected<void, TraceError> read_launches(SqliteDb& db, std::string_view table,
                                              const std::unordered_set<std::int64_t>& wanted,
                                              StringIds& strings, Trace& trace) {
-  auto exists = db.has_table(table);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, table);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, table);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   if (!columns->has("correlationId") || !columns->has("nameId"))
     return {};
   auto statement =
@@ -258,14 +254,12 @@ tl::expected<void, TraceError> read_launches(SqliteDb& db, std::string_view tabl
 // NVTX push/pop and start/end ranges (marks have no end); the text is inline or in StringIds.
 tl::expected<void, TraceError> read_nvtx(SqliteDb& db, StringIds& strings, Trace& trace) {
   constexpr std::string_view kTable = "NVTX_EVENTS";
-  auto exists = db.has_table(kTable);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, kTable);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, kTable);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   if (!columns->has("start") || !columns->has("end"))
     return {};
   auto statement = db.prepare("SELECT \"start\", \"end\", " + columns->select("text") + ", " +
@@ -302,14 +296,12 @@ tl::expected<void, TraceError> read_nvtx(SqliteDb& db, StringIds& strings, Trace
 
 tl::expected<void, TraceError> read_gpus(SqliteDb& db, Trace& trace) {
   constexpr std::string_view kTable = "TARGET_INFO_GPU";
-  auto exists = db.has_table(kTable);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, kTable);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, kTable);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   std::string sql = "SELECT " + columns->select("name") + ", " + columns->select("threadsPerWarp") +
                     ", " + columns->select("computeMajor") + ", " +
                     columns->select("computeMinor") + " FROM " + sql_identifier(kTable);

@@ -105,14 +105,12 @@ tl::expected<void, TraceError> read_kernels(SqliteDb& db, Trace& trace) {
 // Copies name their GPU by whichever end of the copy is one.
 tl::expected<void, TraceError> read_copies(SqliteDb& db, Trace& trace) {
   constexpr std::string_view kTable = "memory_copies";
-  auto exists = db.has_table(kTable);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, kTable);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, kTable);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   auto timing = find_timing(db, *columns);
   if (!timing)
     return tl::unexpected(timing.error());
@@ -151,14 +149,12 @@ tl::expected<void, TraceError> read_copies(SqliteDb& db, Trace& trace) {
 // activity carries.
 tl::expected<void, TraceError> read_launches(SqliteDb& db, Trace& trace) {
   constexpr std::string_view kTable = "regions";
-  auto exists = db.has_table(kTable);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, kTable);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, kTable);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   const auto correlation = columns->first_of({"corr_id", "correlation_id"});
   if (!columns->has("name") || !correlation)
     return {};
@@ -189,14 +185,12 @@ tl::expected<void, TraceError> read_launches(SqliteDb& db, Trace& trace) {
 
 tl::expected<void, TraceError> read_agents(SqliteDb& db, Trace& trace) {
   constexpr std::string_view kTable = "rocpd_info_agent";
-  auto exists = db.has_table(kTable);
-  if (!exists)
-    return tl::unexpected(exists.error());
-  if (!*exists)
+  auto found = optional_table_columns(db, kTable);
+  if (!found)
+    return tl::unexpected(found.error());
+  if (!*found)
     return {};
-  auto columns = table_columns(db, kTable);
-  if (!columns)
-    return tl::unexpected(columns.error());
+  auto& columns = *found;
   if (!columns->has("type"))
     return {};
   std::string sql = "SELECT " + columns->select("product_name") + ", " + columns->select("name") +

@@ -47,6 +47,9 @@ class TableColumns {
 };
 
 tl::expected<TableColumns, TraceError> table_columns(SqliteDb& db, std::string_view table);
+// The columns of an optional table: nullopt when the file has no such table.
+tl::expected<std::optional<TableColumns>, TraceError> optional_table_columns(
+    SqliteDb& db, std::string_view table);
 
 // Activities in time order (tables are read one after another; ties keep table order).
 void sort_by_start(std::vector<GpuActivity>& activities);

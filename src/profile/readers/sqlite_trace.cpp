@@ -111,3 +111,20 @@ tl::expected<Trace, TraceError> read_sqlite_trace(const std::string& path,
 }
 
 }  // namespace gpuport
+
+namespace gpuport {
+
+tl::expected<std::optional<TableColumns>, TraceError> optional_table_columns(
+    SqliteDb& db, std::string_view table) {
+  auto exists = db.has_table(table);
+  if (!exists)
+    return tl::unexpected(exists.error());
+  if (!*exists)
+    return std::nullopt;
+  auto columns = table_columns(db, table);
+  if (!columns)
+    return tl::unexpected(columns.error());
+  return std::optional<TableColumns>(std::move(*columns));
+}
+
+}  // namespace gpuport
