@@ -17,12 +17,14 @@ packages=(
   # gpuport audit: the .gpuport.toml config (header-only TOML) and the headless-browser test of
   # the HTML report.
   libcpptoml-dev chromium
+  # gpuport bench: the event-driven HTTP client and mock server (standalone asio), https.
+  libasio-dev libssl-dev
 )
 # Extra sets for the optional jobs: `setup.sh fuzz`, `setup.sh bench`.
 for extra in "$@"; do
   case "$extra" in
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    bench) packages+=(ripgrep time python3) ;;
+    bench) packages+=(ripgrep time python3 wrk) ;;
     *) echo "setup.sh: unknown extra '$extra' (known: fuzz, bench)" >&2; exit 2 ;;
   esac
 done
