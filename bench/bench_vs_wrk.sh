@@ -79,19 +79,25 @@ pin() {  # pin CPUS COMMAND...
   local cpus="$1"; shift
   if [[ "${have_taskset}" -eq 1 ]]; then taskset -c "${cpus}" "$@"; else "$@"; fi
 }
+pin_prefix() {  # pin_prefix CPUS: sets the array `prefix` to the pinning words, for a command run with &
+  prefix=()
+  if [[ "${have_taskset}" -eq 1 ]]; then prefix=(taskset -c "$1"); fi
+}
 
 work="$(mktemp -d)"
 mock_pid=""
 cleanup() {
-  if [[ -n "${mock_pid}" ]]; then kill -INT "${mock_pid}" 2>/dev/null || true; wait "${mock_pid}" 2>/dev/null || true; fi
+  if [[ -n "${mock_pid}" ]]; then kill -TERM "${mock_pid}" 2>/dev/null || true; wait "${mock_pid}" 2>/dev/null || true; fi
   rm -rf "${work}"
 }
 trap cleanup EXIT
 
 # start_mock CPUS FLAGS...: starts the mock on an ephemeral port; sets mock_pid and mock_port.
 start_mock() {
-  local cpus="$1"; shift
-  pin "${cpus}" "${gpuport}" bench --serve-mock --port 0 "$@" >"${work}/mock.out" 2>"${work}/mock.err" &
+  pin_prefix "$1"; shift
+  # A simple command, so $! is the server's own pid (taskset execs it). SIGTERM stops it: a
+  # background job of a script ignores SIGINT.
+  "${prefix[@]}" "${gpuport}" bench --serve-mock --port 0 "$@" >"${work}/mock.out" 2>"${work}/mock.err" &
   mock_pid=$!
   for _ in $(seq 1 200); do
     mock_port="$(sed -n 's|^gpuport mock: listening on http://127\.0\.0\.1:\([0-9]*\) .*|\1|p' "${work}/mock.out")"
@@ -103,7 +109,7 @@ start_mock() {
   die "the mock server did not start"
 }
 stop_mock() {
-  kill -INT "${mock_pid}" 2>/dev/null || true
+  kill -TERM "${mock_pid}" 2>/dev/null || true
   wait "${mock_pid}" 2>/dev/null || true
   mock_pid=""
   mock_summary="$(tail -n 1 "${work}/mock.err")"
