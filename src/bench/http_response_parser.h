@@ -18,7 +18,7 @@ namespace gpuport {
 struct HttpResponseHead {
   int status = 0;
   std::string reason;
-  int minor_version = 1;  // HTTP/1.minor
+  int minor_version = 1;                                     // HTTP/1.minor
   std::vector<std::pair<std::string, std::string>> headers;  // names as received
   std::optional<std::uint64_t> content_length;
   bool chunked = false;
@@ -39,7 +39,8 @@ class HttpResponseParser {
   // failed(), returns 0 and does nothing.
   std::size_t feed(std::string_view data, const BodySink& on_body);
   // The peer closed the connection: completes a close-delimited body; otherwise, if a response
-  // was in progress, fails with "connection closed before the end of the response".
+  // was in progress, fails with "connection closed before the end of the response", and if no
+  // byte of a response had arrived, with "connection closed before any response".
   void on_eof();
 
   bool head_complete() const { return state_ > State::head; }
@@ -53,8 +54,19 @@ class HttpResponseParser {
   void reset();
 
  private:
-  enum class State { head, body_length, body_chunk_size, body_chunk_data, body_chunk_crlf,
-                     trailers, body_until_close, done, failed };
+  bool parse_head();  // line_ holds the whole head; false when it failed
+
+  enum class State {
+    head,
+    body_length,
+    body_chunk_size,
+    body_chunk_data,
+    body_chunk_crlf,
+    trailers,
+    body_until_close,
+    done,
+    failed
+  };
   State state_ = State::head;
   HttpResponseHead head_;
   std::string line_;  // the partial head or chunk-size line

@@ -36,8 +36,12 @@ class SseParser {
   void reset();
 
  private:
+  void process_line(std::string_view line, const EventSink& on_event);
+  void fail(std::string why);
+
   std::string line_;
   SseEvent pending_;
+  bool started_ = false;  // a leading byte-order mark is skipped
   bool has_data_ = false;
   bool last_was_cr_ = false;
   std::size_t comments_ = 0;
