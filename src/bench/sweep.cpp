@@ -1,5 +1,7 @@
 #include "bench/sweep.h"
 
+#include "bench/metrics.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,49 +9,10 @@ namespace gpuport {
 
 namespace {
 
-constexpr double k_max_failed_share = 0.01;
 constexpr double k_saturation_gain = 1.05;
 constexpr double k_rate_achieved_share = 0.90;
 
-const LatencyHistogram* series_for_slo(const BenchHistograms& histograms,
-                                       const std::string& metric) {
-  if (metric == "ttft") {
-    return &histograms.ttft_intended;
-  }
-  if (metric == "e2el") {
-    return &histograms.e2el_intended;
-  }
-  if (metric == "tpot") {
-    return &histograms.tpot;
-  }
-  if (metric == "itl") {
-    return &histograms.itl;
-  }
-  return nullptr;
-}
-
 }  // namespace
-
-bool meets_slo(const BenchMeasurement& measurement, const Slo& slo) {
-  if (measurement.completed == 0) {
-    return false;
-  }
-  const double total = static_cast<double>(measurement.completed + measurement.failed);
-  if (static_cast<double>(measurement.failed) > k_max_failed_share * total) {
-    return false;
-  }
-  for (const SloTerm& term : slo.terms) {
-    const LatencyHistogram* series = series_for_slo(measurement.histograms, term.metric);
-    if (series == nullptr) {
-      return false;
-    }
-    // A series with no samples (TPOT of one-token answers) does not break the SLO.
-    if (series->count() > 0 && series->percentile_us(term.percentile) > term.limit_us) {
-      return false;
-    }
-  }
-  return true;
-}
 
 bool is_saturated(LoadMode mode, double load, const BenchMeasurement& measurement,
                   double best_throughput_before, bool first_level) {
@@ -105,36 +68,6 @@ SweepOutcome run_sweep(HttpClient& client, const LoadOptions& base,
     }
   }
   return outcome;
-}
-
-void summarize_levels(BenchResult& result, const Slo& slo, double load) {
-  result.throughput_at_slo.reset();
-  result.load_at_slo.reset();
-  if (result.sweep.empty()) {
-    if (!slo.empty() && meets_slo(result.measurement, slo)) {
-      result.throughput_at_slo = result.measurement.request_throughput;
-      result.load_at_slo = load;
-    }
-    return;
-  }
-  const SweepPoint* chosen = &result.sweep.back();
-  const SweepPoint* highest_met = nullptr;
-  for (const SweepPoint& point : result.sweep) {
-    if (point.slo_met.value_or(false)) {
-      if (highest_met == nullptr || point.load > highest_met->load) {
-        highest_met = &point;
-      }
-      if (!result.throughput_at_slo ||
-          point.measurement.request_throughput > *result.throughput_at_slo) {
-        result.throughput_at_slo = point.measurement.request_throughput;
-        result.load_at_slo = point.load;
-      }
-    }
-  }
-  if (highest_met != nullptr) {
-    chosen = highest_met;
-  }
-  result.measurement = chosen->measurement;
 }
 
 }  // namespace gpuport

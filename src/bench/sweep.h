@@ -1,5 +1,6 @@
-// Load sweeps and the SLO search: run one level after another (concurrencies or rates), stop
-// once the server saturates, and report the highest load whose measurement meets the SLO.
+// Load sweeps: run one level after another (concurrencies or rates) and stop once the server
+// saturates. Each level's SLO verdict is metrics.h's meets_slo(); apply_slo() then picks the
+// throughput at the SLO.
 #pragma once
 
 #include <functional>
@@ -10,11 +11,6 @@
 #include "bench/slo.h"
 
 namespace gpuport {
-
-// A level meets the SLO when it completed requests, at most 1 % of its requests failed and
-// every term holds. TTFT and E2EL terms are judged on the series from the intended send time
-// (what a user waited, client queueing included); TPOT and ITL on their own series.
-bool meets_slo(const BenchMeasurement& measurement, const Slo& slo);
 
 // The first level is never saturated unless nothing completed. After it, a concurrency level
 // saturates when its request throughput is under 1.05 × the best before it; a rate level when
@@ -38,9 +34,5 @@ struct SweepOutcome {
 SweepOutcome run_sweep(HttpClient& client, const LoadOptions& base,
                        const std::vector<double>& levels, const Slo& slo,
                        const SweepCallbacks& callbacks);
-
-// Fills result.measurement, throughput_at_slo and load_at_slo from result.sweep (or, for a
-// single run, from result.measurement and `load`).
-void summarize_levels(BenchResult& result, const Slo& slo, double load);
 
 }  // namespace gpuport

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "bench/http_client.h"
+#include "bench/metrics.h"
 #include "bench/openai_protocol.h"
 #include "bench/request_jsonl.h"
 #include "bench/result_json.h"
@@ -223,7 +224,7 @@ int run_bench(const BenchRunConfig& config) {
     result.interrupted = outcome.interrupted;
   }
   progress.clear();
-  summarize_levels(result, config.slo, current_load);
+  apply_slo(result, config.slo);
 
   int status = 0;
   if (jsonl) {
