@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -18,16 +19,12 @@
 #include "bench/sweep.h"
 #include "cli/bench_files.h"
 #include "cli/bench_options.h"
+#include "cli/bench_serve_mock.h"
 #include "cli/command_output.h"
 #include "cli/progress.h"
 #include "report/text_util.h"
 #include "source/atomic_write.h"
 #include "version.h"
-
-#if __has_include("cli/bench_serve_mock.h")
-#include "cli/bench_serve_mock.h"
-#define GPUPORT_HAS_SERVE_MOCK 1
-#endif
 
 namespace gpuport {
 
@@ -266,20 +263,8 @@ int run_bench_command(const CommandArgs& args) {
   if (!args.empty() && args.front() == "merge") {
     return run_bench_merge(CommandArgs(args.begin() + 1, args.end()));
   }
-  if (!args.empty() && args.front() == "--serve-mock") {
-#ifdef GPUPORT_HAS_SERVE_MOCK
-    std::vector<std::string> words = {"gpuport bench --serve-mock"};
-    words.insert(words.end(), args.begin() + 1, args.end());
-    std::vector<char*> argv;
-    for (std::string& word : words) {
-      argv.push_back(word.data());
-    }
-    argv.push_back(nullptr);
-    return run_serve_mock(static_cast<int>(words.size()), argv.data());
-#else
-    std::fputs("gpuport: error: this build has no mock server (--serve-mock)\n", stderr);
-    return 2;
-#endif
+  if (std::find(args.begin(), args.end(), "--serve-mock") != args.end()) {
+    return run_serve_mock(args);
   }
   std::string help;
   auto config = parse_bench_args(args, &help);

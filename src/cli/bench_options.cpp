@@ -313,7 +313,7 @@ tl::expected<void, UsageError> set_bounds(const RawBenchArgs& raw, BenchRunConfi
   }
   load.requests = static_cast<std::uint64_t>(raw.requests);
   if (!raw.duration.empty()) {
-    auto duration = parse_duration_ns(raw.duration);
+    auto duration = parse_bench_duration_ns(raw.duration);
     if (!duration || *duration <= 0) {
       return usage(fmt::format("--duration '{}': {}", printable(raw.duration),
                                duration ? "must be above 0" : duration.error()));
@@ -327,7 +327,7 @@ tl::expected<void, UsageError> set_bounds(const RawBenchArgs& raw, BenchRunConfi
     if (count) {
       load.warmup_requests = std::strtoull(raw.warmup.c_str(), nullptr, 10);
     } else {
-      auto warmup = parse_duration_ns(raw.warmup);
+      auto warmup = parse_bench_duration_ns(raw.warmup);
       if (!warmup) {
         return usage(fmt::format("--warmup '{}': {} (or a request count such as 20)",
                                  printable(raw.warmup), warmup.error()));
@@ -335,13 +335,13 @@ tl::expected<void, UsageError> set_bounds(const RawBenchArgs& raw, BenchRunConfi
       load.warmup_ns = *warmup;
     }
   }
-  auto timeout = parse_duration_ns(raw.timeout);
+  auto timeout = parse_bench_duration_ns(raw.timeout);
   if (!timeout || *timeout <= 0) {
     return usage(fmt::format("--timeout '{}': {}", printable(raw.timeout),
                              timeout ? "must be above 0" : timeout.error()));
   }
   load.timeout_ns = *timeout;
-  auto connect_timeout = parse_duration_ns(raw.connect_timeout);
+  auto connect_timeout = parse_bench_duration_ns(raw.connect_timeout);
   if (!connect_timeout || *connect_timeout <= 0) {
     return usage(fmt::format("--connect-timeout '{}': {}", printable(raw.connect_timeout),
                              connect_timeout ? "must be above 0" : connect_timeout.error()));
@@ -534,7 +534,7 @@ tl::expected<BenchRunConfig, UsageError> validate(const RawBenchArgs& raw,
 
 }  // namespace
 
-tl::expected<std::int64_t, std::string> parse_duration_ns(std::string_view text) {
+tl::expected<std::int64_t, std::string> parse_bench_duration_ns(std::string_view text) {
   std::size_t unit_start = 0;
   while (unit_start < text.size() &&
          (std::isdigit(static_cast<unsigned char>(text[unit_start])) || text[unit_start] == '.')) {

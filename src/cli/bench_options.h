@@ -42,7 +42,7 @@ struct BenchRunConfig {
 };
 
 // "120s", "2m", "500ms", "1.5h", "250us"; a bare number is seconds.
-tl::expected<std::int64_t, std::string> parse_duration_ns(std::string_view text);
+tl::expected<std::int64_t, std::string> parse_bench_duration_ns(std::string_view text);
 
 // Parses and validates the words after `bench`; `help` is set when --help was asked for.
 // `getenv` reads --header-env variables (tests pass their own).

@@ -71,9 +71,8 @@ double ms(std::int64_t us) {
 }
 
 TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlot) {
-  TestServer server([](std::uint64_t, const std::string&) {
-    return testing::streamed_reply(3, 1ms, 1ms);
-  });
+  TestServer server(
+      [](std::uint64_t, const std::string&) { return testing::streamed_reply(3, 1ms, 1ms); });
   auto client = client_for(server.url());
   std::vector<RequestRecord> records;
   const LoadOutcome outcome =
@@ -102,9 +101,8 @@ TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlo
 // measured p50 and p95 are within 3 ms above the configured value and never below it (the
 // histogram's own quantisation is 0.1 %; the rest is thread wake-up on a loaded 2-core box).
 TEST(ClientLoad, MeasuredTtftItlAndE2elMatchTheServersTimingWithinThreeMilliseconds) {
-  TestServer server([](std::uint64_t, const std::string&) {
-    return testing::streamed_reply(6, 40ms, 10ms);
-  });
+  TestServer server(
+      [](std::uint64_t, const std::string&) { return testing::streamed_reply(6, 40ms, 10ms); });
   auto client = client_for(server.url());
   const LoadOutcome outcome = run_load(*client, closed_loop(4, 24), Slo{}, simple_callbacks());
   const BenchHistograms& h = outcome.measurement.histograms;
@@ -122,13 +120,12 @@ TEST(ClientLoad, MeasuredTtftItlAndE2elMatchTheServersTimingWithinThreeMilliseco
 }
 
 TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
-  TestServer server([](std::uint64_t, const std::string&) {
-    return testing::streamed_reply(1, 1ms, 0ms);
-  });
+  TestServer server(
+      [](std::uint64_t, const std::string&) { return testing::streamed_reply(1, 1ms, 0ms); });
   auto client = client_for(server.url());
   std::vector<RequestRecord> records;
-  const LoadOutcome outcome = run_load(*client, open_loop(200, 1500, Arrival::constant), Slo{},
-                                       simple_callbacks(&records));
+  const LoadOutcome outcome =
+      run_load(*client, open_loop(200, 1500, Arrival::constant), Slo{}, simple_callbacks(&records));
   ASSERT_GE(records.size(), 290u);
   EXPECT_EQ(outcome.measurement.failed, 0u);
   std::int64_t first = records.front().sent_ns;
@@ -137,8 +134,8 @@ TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
     first = std::min(first, record.sent_ns);
     last = std::max(last, record.sent_ns);
   }
-  const double achieved = static_cast<double>(records.size() - 1) /
-                          (static_cast<double>(last - first) / 1e9);
+  const double achieved =
+      static_cast<double>(records.size() - 1) / (static_cast<double>(last - first) / 1e9);
   EXPECT_NEAR(achieved, 200.0, 2.0) << "achieved " << achieved << " req/s";
 }
 
@@ -257,9 +254,8 @@ TEST(ClientLoad, InterruptCancelsWhatIsInFlightAndReturnsThePartialMeasurement) 
 }
 
 TEST(ClientLoad, WarmupRequestsAreSentButNotMeasured) {
-  TestServer server([](std::uint64_t, const std::string&) {
-    return testing::streamed_reply(1, 1ms, 0ms);
-  });
+  TestServer server(
+      [](std::uint64_t, const std::string&) { return testing::streamed_reply(1, 1ms, 0ms); });
   auto client = client_for(server.url());
   LoadOptions options = closed_loop(2, 10);
   options.warmup_requests = 4;
@@ -287,9 +283,8 @@ TEST(ClientLoad, AStaleKeepAliveConnectionIsRetriedOnceOnANewOne) {
 }
 
 TEST(ClientLoad, ExtraHeadersAreSentAsGiven) {
-  TestServer server([](std::uint64_t, const std::string&) {
-    return testing::streamed_reply(1, 0ms, 0ms);
-  });
+  TestServer server(
+      [](std::uint64_t, const std::string&) { return testing::streamed_reply(1, 0ms, 0ms); });
   auto url = parse_url(server.url("/v1/chat/completions"));
   HttpClientOptions options;
   options.url = *url;

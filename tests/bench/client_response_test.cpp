@@ -26,9 +26,10 @@ TEST(ClientResponse, StreamedContentTimesGapsAndUsage) {
   interpreter.on_body(k_token, 1000, record);
   // Two events in one read share the read's time: the second gap is 0.
   interpreter.on_body(std::string(k_token) + k_token, 3000, record);
-  interpreter.on_body("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":11,"
-                      "\"completion_tokens\":3}}\n\ndata: [DONE]\n\n",
-                      3100, record);
+  interpreter.on_body(
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":11,"
+      "\"completion_tokens\":3}}\n\ndata: [DONE]\n\n",
+      3100, record);
   interpreter.on_done(RequestError::none, "", 3200, 99, record);
   EXPECT_EQ(record.error, RequestError::none) << record.error_detail;
   EXPECT_EQ(record.first_byte_ns, 150);
@@ -92,9 +93,10 @@ TEST(ClientResponse, AWholeResponseHasItsContentAtTheEnd) {
   RequestRecord record;
   interpreter.on_head(head(200, "application/json"), 10, record);
   interpreter.on_body("{\"choices\":[{\"message\":{\"role\":\"assistant\",", 20, record);
-  interpreter.on_body("\"content\":\"hi there\"}}],\"usage\":{\"prompt_tokens\":5,"
-                      "\"completion_tokens\":2}}",
-                      30, record);
+  interpreter.on_body(
+      "\"content\":\"hi there\"}}],\"usage\":{\"prompt_tokens\":5,"
+      "\"completion_tokens\":2}}",
+      30, record);
   interpreter.on_done(RequestError::none, "", 40, 0, record);
   EXPECT_EQ(record.error, RequestError::none) << record.error_detail;
   EXPECT_EQ(record.first_token_ns, 40);  // TTFT equals E2EL without streaming

@@ -194,8 +194,10 @@ inline std::string chunk(const std::string& data) {
 }
 
 inline std::string sse_token(const std::string& text = "tok") {
-  return chunk("data: {\"id\":\"c\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,"
-               "\"text\":\"" + text + "\",\"finish_reason\":null}]}\n\n");
+  return chunk(
+      "data: {\"id\":\"c\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,"
+      "\"text\":\"" +
+      text + "\",\"finish_reason\":null}]}\n\n");
 }
 
 inline const char* k_sse_head =
@@ -220,9 +222,10 @@ inline Reply streamed_reply(int tokens, std::chrono::microseconds ttft,
 inline Reply status_reply(int status, const std::string& body) {
   Reply reply;
   reply.steps.push_back(
-      {std::chrono::microseconds(0),
-       "HTTP/1.1 " + std::to_string(status) + " Oops\r\nContent-Type: application/json\r\n"
-       "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body});
+      {std::chrono::microseconds(0), "HTTP/1.1 " + std::to_string(status) +
+                                         " Oops\r\nContent-Type: application/json\r\n"
+                                         "Content-Length: " +
+                                         std::to_string(body.size()) + "\r\n\r\n" + body});
   return reply;
 }
 
