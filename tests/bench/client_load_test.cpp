@@ -16,8 +16,8 @@ namespace gpuport {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::Reply;
-using testing::TestServer;
+using client_testing::Reply;
+using client_testing::TestServer;
 
 std::unique_ptr<HttpClient> client_for(const std::string& url_text) {
   auto url = parse_url(url_text);
@@ -72,7 +72,7 @@ double ms(std::int64_t us) {
 
 TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlot) {
   TestServer server(
-      [](std::uint64_t, const std::string&) { return testing::streamed_reply(3, 1ms, 1ms); });
+      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(3, 1ms, 1ms); });
   auto client = client_for(server.url());
   std::vector<RequestRecord> records;
   const LoadOutcome outcome =
@@ -102,7 +102,7 @@ TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlo
 // histogram's own quantisation is 0.1 %; the rest is thread wake-up on a loaded 2-core box).
 TEST(ClientLoad, MeasuredTtftItlAndE2elMatchTheServersTimingWithinThreeMilliseconds) {
   TestServer server(
-      [](std::uint64_t, const std::string&) { return testing::streamed_reply(6, 40ms, 10ms); });
+      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(6, 40ms, 10ms); });
   auto client = client_for(server.url());
   const LoadOutcome outcome = run_load(*client, closed_loop(4, 24), Slo{}, simple_callbacks());
   const BenchHistograms& h = outcome.measurement.histograms;
@@ -121,7 +121,7 @@ TEST(ClientLoad, MeasuredTtftItlAndE2elMatchTheServersTimingWithinThreeMilliseco
 
 TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
   TestServer server(
-      [](std::uint64_t, const std::string&) { return testing::streamed_reply(1, 1ms, 0ms); });
+      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(1, 1ms, 0ms); });
   auto client = client_for(server.url());
   std::vector<RequestRecord> records;
   const LoadOutcome outcome =
@@ -145,7 +145,7 @@ TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
 // queued behind it are late too, and p99 shows the stall.
 TEST(ClientLoad, CorrectedP99ShowsAOneSecondStallThatTheUncorrectedP99Hides) {
   TestServer server([](std::uint64_t index, const std::string&) {
-    return testing::streamed_reply(1, index == 50 ? 1000ms : 1ms, 0ms);
+    return client_testing::streamed_reply(1, index == 50 ? 1000ms : 1ms, 0ms);
   });
   auto client = client_for(server.url());
   LoadOptions options = open_loop(100, 3000, Arrival::constant);
@@ -166,20 +166,20 @@ TEST(ClientLoad, EachFaultIsCountedByKindAndTheRunFinishes) {
   TestServer server([](std::uint64_t index, const std::string&) {
     switch (index % 6) {
       case 1:
-        return testing::status_reply(500, "{\"error\":\"boom\"}");
+        return client_testing::status_reply(500, "{\"error\":\"boom\"}");
       case 2:
-        return testing::status_reply(429, "{\"error\":\"slow down\"}");
+        return client_testing::status_reply(429, "{\"error\":\"slow down\"}");
       case 3: {
         Reply reply;
-        reply.steps.push_back({0ms, testing::k_sse_head});
-        reply.steps.push_back({0ms, testing::chunk("data: {not json\n\n") +
-                                        testing::chunk("data: [DONE]\n\n") + "0\r\n\r\n"});
+        reply.steps.push_back({0ms, client_testing::k_sse_head});
+        reply.steps.push_back({0ms, client_testing::chunk("data: {not json\n\n") +
+                                        client_testing::chunk("data: [DONE]\n\n") + "0\r\n\r\n"});
         return reply;
       }
       case 4: {
         Reply reply;
-        reply.steps.push_back({0ms, testing::k_sse_head});
-        reply.steps.push_back({1ms, testing::sse_token()});
+        reply.steps.push_back({0ms, client_testing::k_sse_head});
+        reply.steps.push_back({1ms, client_testing::sse_token()});
         reply.close_after = true;
         return reply;
       }
@@ -189,7 +189,7 @@ TEST(ClientLoad, EachFaultIsCountedByKindAndTheRunFinishes) {
         return reply;
       }
       default:
-        return testing::streamed_reply(2, 1ms, 1ms);
+        return client_testing::streamed_reply(2, 1ms, 1ms);
     }
   });
   auto client = client_for(server.url());
@@ -237,7 +237,7 @@ TEST(ClientLoad, ARefusedConnectionIsAConnectErrorAndTheRunStillEnds) {
 TEST(ClientLoad, InterruptCancelsWhatIsInFlightAndReturnsThePartialMeasurement) {
   TestServer server([](std::uint64_t index, const std::string&) {
     if (index < 4) {
-      return testing::streamed_reply(1, 1ms, 0ms);
+      return client_testing::streamed_reply(1, 1ms, 0ms);
     }
     Reply reply;
     reply.hang = true;
@@ -255,7 +255,7 @@ TEST(ClientLoad, InterruptCancelsWhatIsInFlightAndReturnsThePartialMeasurement) 
 
 TEST(ClientLoad, WarmupRequestsAreSentButNotMeasured) {
   TestServer server(
-      [](std::uint64_t, const std::string&) { return testing::streamed_reply(1, 1ms, 0ms); });
+      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(1, 1ms, 0ms); });
   auto client = client_for(server.url());
   LoadOptions options = closed_loop(2, 10);
   options.warmup_requests = 4;
@@ -271,7 +271,7 @@ TEST(ClientLoad, WarmupRequestsAreSentButNotMeasured) {
 TEST(ClientLoad, AStaleKeepAliveConnectionIsRetriedOnceOnANewOne) {
   // The server closes each connection after answering (but says keep-alive).
   TestServer server([](std::uint64_t, const std::string&) {
-    Reply reply = testing::streamed_reply(1, 0ms, 0ms);
+    Reply reply = client_testing::streamed_reply(1, 0ms, 0ms);
     reply.close_after = true;
     return reply;
   });
@@ -284,7 +284,7 @@ TEST(ClientLoad, AStaleKeepAliveConnectionIsRetriedOnceOnANewOne) {
 
 TEST(ClientLoad, ExtraHeadersAreSentAsGiven) {
   TestServer server(
-      [](std::uint64_t, const std::string&) { return testing::streamed_reply(1, 0ms, 0ms); });
+      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(1, 0ms, 0ms); });
   auto url = parse_url(server.url("/v1/chat/completions"));
   HttpClientOptions options;
   options.url = *url;

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-namespace gpuport::testing {
+namespace gpuport::client_testing {
 
 struct Step {
   std::chrono::microseconds delay{0};  // before these bytes, from the previous step
@@ -229,4 +229,4 @@ inline Reply status_reply(int status, const std::string& body) {
   return reply;
 }
 
-}  // namespace gpuport::testing
+}  // namespace gpuport::client_testing
