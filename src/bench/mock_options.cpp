@@ -46,7 +46,7 @@ tl::expected<double, std::string> parse_number(std::string_view text) {
 
 }  // namespace
 
-tl::expected<std::int64_t, std::string> parse_duration_ns(std::string_view text) {
+tl::expected<std::int64_t, std::string> parse_mock_duration_ns(std::string_view text) {
   text = trim(text);
   double scale = 1e6;  // a bare number is milliseconds
   std::string_view number = text;
@@ -77,7 +77,7 @@ tl::expected<std::int64_t, std::string> parse_duration_ns(std::string_view text)
   return static_cast<std::int64_t>(std::llround(ns));
 }
 
-std::string format_duration(std::int64_t ns) {
+std::string format_mock_duration(std::int64_t ns) {
   if (ns != 0 && ns % 1'000'000'000 == 0) {
     return fmt::format("{}s", ns / 1'000'000'000);
   }
@@ -96,11 +96,11 @@ std::string format_duration(std::int64_t ns) {
 std::string LatencyDistribution::to_string() const {
   switch (kind) {
     case Kind::constant:
-      return "constant:" + format_duration(mean_ns);
+      return "constant:" + format_mock_duration(mean_ns);
     case Kind::normal:
-      return "normal:" + format_duration(mean_ns) + "," + format_duration(stddev_ns);
+      return "normal:" + format_mock_duration(mean_ns) + "," + format_mock_duration(stddev_ns);
     case Kind::lognormal:
-      return "lognormal:" + format_duration(mean_ns) + "," + format_duration(stddev_ns);
+      return "lognormal:" + format_mock_duration(mean_ns) + "," + format_mock_duration(stddev_ns);
   }
   return "";
 }
@@ -135,13 +135,13 @@ tl::expected<LatencyDistribution, std::string> parse_latency_distribution(std::s
                     "normal:50ms,10ms",
                     text));
   }
-  auto mean = parse_duration_ns(parameters.substr(0, comma));
+  auto mean = parse_mock_duration_ns(parameters.substr(0, comma));
   if (!mean) {
     return tl::unexpected(fmt::format("distribution '{}': {}", text, mean.error()));
   }
   result.mean_ns = *mean;
   if (!constant) {
-    auto stddev = parse_duration_ns(parameters.substr(comma + 1));
+    auto stddev = parse_mock_duration_ns(parameters.substr(comma + 1));
     if (!stddev) {
       return tl::unexpected(fmt::format("distribution '{}': {}", text, stddev.error()));
     }

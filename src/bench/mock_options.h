@@ -84,8 +84,8 @@ struct MockServerOptions {
 };
 
 // "250us", "50ms", "2s", "1.5s"; a bare number is milliseconds. Negative values are refused.
-tl::expected<std::int64_t, std::string> parse_duration_ns(std::string_view text);
-std::string format_duration(std::int64_t ns);  // "50ms", "1.5s", "250us"
+tl::expected<std::int64_t, std::string> parse_mock_duration_ns(std::string_view text);
+std::string format_mock_duration(std::int64_t ns);  // "50ms", "1.5s", "250us"
 
 // "50ms" or "constant:50ms"; "normal:MEAN,STDDEV"; "lognormal:MEAN,STDDEV".
 tl::expected<LatencyDistribution, std::string> parse_latency_distribution(std::string_view text);

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <ctime>
@@ -139,7 +140,7 @@ tl::unexpected<UsageError> usage(std::string message) {
 
 tl::expected<std::int64_t, UsageError> duration_flag(std::string_view flag,
                                                      const std::string& text) {
-  auto ns = parse_duration_ns(text);
+  auto ns = parse_mock_duration_ns(text);
   if (!ns) {
     return usage(fmt::format("{}: {}", flag, ns.error()));
   }
@@ -157,7 +158,15 @@ tl::expected<std::string, UsageError> read_generic_response(const std::string& p
   try {
     [[maybe_unused]] const auto parsed = nlohmann::json::parse(body);
   } catch (const nlohmann::json::parse_error& error) {
-    return usage(fmt::format("{}:1:{}: not valid JSON", path, error.byte));
+    // error.byte is 1-based; name the line and column it falls on.
+    const std::size_t offset =
+        std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, body.size());
+    const std::size_t line_start = body.rfind('\n', offset == 0 ? 0 : offset - 1);
+    const std::size_t line =
+        1 + static_cast<std::size_t>(std::count(body.begin(), body.begin() + offset, '\n'));
+    const std::size_t column =
+        line_start == std::string::npos || offset == 0 ? offset + 1 : offset - line_start;
+    return usage(fmt::format("{}:{}:{}: not valid JSON", path, line, column));
   }
   while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) {
     body.pop_back();

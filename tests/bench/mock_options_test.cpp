@@ -7,27 +7,28 @@ namespace gpuport {
 namespace {
 
 TEST(MockDuration, ParsesUnitsAndBareMilliseconds) {
-  EXPECT_EQ(parse_duration_ns("250us").value(), 250'000);
-  EXPECT_EQ(parse_duration_ns("50ms").value(), 50'000'000);
-  EXPECT_EQ(parse_duration_ns("2s").value(), 2'000'000'000);
-  EXPECT_EQ(parse_duration_ns("1.5s").value(), 1'500'000'000);
-  EXPECT_EQ(parse_duration_ns("20").value(), 20'000'000);
-  EXPECT_EQ(parse_duration_ns("0").value(), 0);
+  EXPECT_EQ(parse_mock_duration_ns("250us").value(), 250'000);
+  EXPECT_EQ(parse_mock_duration_ns("50ms").value(), 50'000'000);
+  EXPECT_EQ(parse_mock_duration_ns("2s").value(), 2'000'000'000);
+  EXPECT_EQ(parse_mock_duration_ns("1.5s").value(), 1'500'000'000);
+  EXPECT_EQ(parse_mock_duration_ns("20").value(), 20'000'000);
+  EXPECT_EQ(parse_mock_duration_ns("0").value(), 0);
 }
 
 TEST(MockDuration, RefusesNegativeAndGarbage) {
-  EXPECT_EQ(parse_duration_ns("-5ms").error(), "duration '-5ms' is negative");
-  EXPECT_EQ(parse_duration_ns("ms").error(), "duration 'ms' has no number (e.g. 50ms, 2s, 250us)");
-  EXPECT_EQ(parse_duration_ns("5xs").error(),
+  EXPECT_EQ(parse_mock_duration_ns("-5ms").error(), "duration '-5ms' is negative");
+  EXPECT_EQ(parse_mock_duration_ns("ms").error(),
+            "duration 'ms' has no number (e.g. 50ms, 2s, 250us)");
+  EXPECT_EQ(parse_mock_duration_ns("5xs").error(),
             "duration '5xs': '5x' is not a number (e.g. 50ms, 2s, 250us)");
 }
 
 TEST(MockDuration, FormatsBackReadably) {
-  EXPECT_EQ(format_duration(50'000'000), "50ms");
-  EXPECT_EQ(format_duration(2'000'000'000), "2s");
-  EXPECT_EQ(format_duration(1'500'000'000), "1.5s");
-  EXPECT_EQ(format_duration(250'000), "250us");
-  EXPECT_EQ(format_duration(0), "0ms");
+  EXPECT_EQ(format_mock_duration(50'000'000), "50ms");
+  EXPECT_EQ(format_mock_duration(2'000'000'000), "2s");
+  EXPECT_EQ(format_mock_duration(1'500'000'000), "1.5s");
+  EXPECT_EQ(format_mock_duration(250'000), "250us");
+  EXPECT_EQ(format_mock_duration(0), "0ms");
 }
 
 TEST(MockDistribution, ParsesEachKind) {
