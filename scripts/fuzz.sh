@@ -8,10 +8,12 @@ seconds="${1:-300}"
 shift || true
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGPUPORT_BUILD_FUZZERS=ON -DGPUPORT_BUILD_TESTS=OFF >/dev/null
-cmake --build build-fuzz
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
+  cmake --build build-fuzz
   mapfile -t targets < <(cd fuzz && ls *_fuzzer.cpp | sed 's/\.cpp$//')
+else
+  cmake --build build-fuzz --target "${targets[@]}"  # only what the named targets need
 fi
 for target in "${targets[@]}"; do
   corpus="build-fuzz/corpus-$target"
