@@ -43,7 +43,7 @@ void append_http_chunk(std::string& out, std::string_view data);
 void append_http_last_chunk(std::string& out);
 
 // A JSON string literal, quotes included.
-std::string json_quoted(std::string_view text);
+std::string mock_json_quoted(std::string_view text);
 
 // What every chunk of one response repeats.
 struct MockResponseIdentity {
