@@ -10,16 +10,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/compare.h"
+#include "bench/compare_markdown.h"
 #include "bench/result_json.h"
 #include "bench/summary_text.h"
 #include "cli/command_line.h"
 #include "cli/command_output.h"
 #include "report/text_util.h"
-
-#if __has_include("bench/compare.h")
-#include "bench/compare.h"
-#define GPUPORT_HAS_BENCH_COMPARE 1
-#endif
 
 namespace gpuport {
 
@@ -106,11 +103,11 @@ int run_bench_compare(const CommandArgs& args) {
   if (!b) {
     return usage_error(b.error());
   }
-#ifdef GPUPORT_HAS_BENCH_COMPARE
-  return write_command_output(render_bench_compare(*a, *b, files[0], files[1], format), output);
-#else
-  return usage_error("bench compare is not in this build");
-#endif
+  const BenchComparison comparison = compare_bench_results(*a, *b, files[0], files[1]);
+  const std::string rendered = format == "json"   ? render_comparison_json(comparison)
+                               : format == "text" ? render_comparison_text(comparison)
+                                                  : render_comparison_markdown(comparison);
+  return write_command_output(rendered, output);
 }
 
 int run_bench_merge(const CommandArgs& args) {
