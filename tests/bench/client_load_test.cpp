@@ -97,26 +97,22 @@ TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlo
   EXPECT_NE(request.find("\"model\":\"m\""), std::string::npos);
 }
 
-// Accuracy: the script's TTFT is 40 ms and its token gap 10 ms on loopback. Tolerance: the
-// measured p50 and p95 are within 3 ms above the configured value and never below it (the
-// histogram's own quantisation is 0.1 %; the rest is thread wake-up on a loaded 2-core box).
-TEST(ClientLoad, MeasuredTtftItlAndE2elMatchTheServersTimingWithinThreeMilliseconds) {
-  TestServer server(
-      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(6, 40ms, 10ms); });
+// The timestamps come from the moment bytes are read: the script's 40 ms TTFT and 10 ms gaps
+// are never measured shorter, and each request yields one TTFT, one TPOT and five gaps. (The
+// accuracy bound against the mock is in client_mock_test.cpp.)
+TEST(ClientLoad, MeasuredTimesAreNeverShorterThanTheServersAndCountEveryChunk) {
+  TestServer server([](std::uint64_t, const std::string&) {
+    return client_testing::streamed_reply(6, 40ms, 10ms);
+  });
   auto client = client_for(server.url());
   const LoadOutcome outcome = run_load(*client, closed_loop(4, 24), Slo{}, simple_callbacks());
   const BenchHistograms& h = outcome.measurement.histograms;
   ASSERT_EQ(h.ttft.count(), 24u);
-  for (double p : {50.0, 95.0}) {
-    EXPECT_GE(ms(h.ttft.percentile_us(p)), 40.0 * 0.999) << p;
-    EXPECT_LE(ms(h.ttft.percentile_us(p)), 43.0) << p;
-    EXPECT_GE(ms(h.itl.percentile_us(p)), 10.0 * 0.999 - 1.0) << p;
-    EXPECT_LE(ms(h.itl.percentile_us(p)), 13.0) << p;
-    EXPECT_GE(ms(h.e2el.percentile_us(p)), 90.0 * 0.999) << p;
-    EXPECT_LE(ms(h.e2el.percentile_us(p)), 93.0) << p;
-  }
   EXPECT_EQ(h.itl.count(), 24u * 5);
   EXPECT_EQ(h.tpot.count(), 24u);
+  EXPECT_GE(ms(h.ttft.min_us()), 40.0 * 0.999);
+  EXPECT_GE(ms(h.e2el.min_us()), 90.0 * 0.999);
+  EXPECT_LT(ms(h.ttft.percentile_us(50)), 60.0);
 }
 
 TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
