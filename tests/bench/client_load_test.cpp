@@ -71,8 +71,9 @@ double ms(std::int64_t us) {
 }
 
 TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlot) {
-  TestServer server(
-      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(3, 1ms, 1ms); });
+  TestServer server([](std::uint64_t, const std::string&) {
+    return client_testing::streamed_reply(3, 1ms, 1ms);
+  });
   auto client = client_for(server.url());
   std::vector<RequestRecord> records;
   const LoadOutcome outcome =
@@ -116,8 +117,9 @@ TEST(ClientLoad, MeasuredTimesAreNeverShorterThanTheServersAndCountEveryChunk) {
 }
 
 TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
-  TestServer server(
-      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(1, 1ms, 0ms); });
+  TestServer server([](std::uint64_t, const std::string&) {
+    return client_testing::streamed_reply(1, 1ms, 0ms);
+  });
   auto client = client_for(server.url());
   std::vector<RequestRecord> records;
   const LoadOutcome outcome =
@@ -250,8 +252,9 @@ TEST(ClientLoad, InterruptCancelsWhatIsInFlightAndReturnsThePartialMeasurement) 
 }
 
 TEST(ClientLoad, WarmupRequestsAreSentButNotMeasured) {
-  TestServer server(
-      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(1, 1ms, 0ms); });
+  TestServer server([](std::uint64_t, const std::string&) {
+    return client_testing::streamed_reply(1, 1ms, 0ms);
+  });
   auto client = client_for(server.url());
   LoadOptions options = closed_loop(2, 10);
   options.warmup_requests = 4;
@@ -279,8 +282,9 @@ TEST(ClientLoad, AStaleKeepAliveConnectionIsRetriedOnceOnANewOne) {
 }
 
 TEST(ClientLoad, ExtraHeadersAreSentAsGiven) {
-  TestServer server(
-      [](std::uint64_t, const std::string&) { return client_testing::streamed_reply(1, 0ms, 0ms); });
+  TestServer server([](std::uint64_t, const std::string&) {
+    return client_testing::streamed_reply(1, 0ms, 0ms);
+  });
   auto url = parse_url(server.url("/v1/chat/completions"));
   HttpClientOptions options;
   options.url = *url;

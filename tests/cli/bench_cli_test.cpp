@@ -20,10 +20,10 @@ namespace {
 
 using testing::CliFixture;
 using testing::CliRun;
-using testing::read_text;
-using testing::shell_quoted;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testing::read_text;
+using testing::shell_quoted;
 using ::testing::StartsWith;
 namespace fs = std::filesystem;
 
@@ -51,13 +51,40 @@ std::size_t lines(const std::string& text) {
 TEST_F(BenchCli, HelpTeachesTheOptionsWithExamplesAndExitCodes) {
   const CliRun run = gpuport("bench --help");
   EXPECT_EQ(run.exit_code, 0);
-  for (const char* text :
-       {"URL", "--api", "--path", "--model", "--input-tokens", "--output-tokens", "--dataset",
-        "--body-template", "--no-stream", "--ignore-eos", "--concurrency", "--rate", "--arrival",
-        "--burstiness", "--seed", "--duration", "--requests", "--warmup", "--timeout", "--sweep",
-        "--slo", "--header", "--header-env", "--ca-file", "-o,--output", "--requests-jsonl",
-        "--format", "--quiet", "Examples:", "gpuport bench compare h100.json mi300x.json",
-        "gpuport bench merge", "--serve-mock", "Exit codes:", "coordinated omission"}) {
+  for (const char* text : {"URL",
+                           "--api",
+                           "--path",
+                           "--model",
+                           "--input-tokens",
+                           "--output-tokens",
+                           "--dataset",
+                           "--body-template",
+                           "--no-stream",
+                           "--ignore-eos",
+                           "--concurrency",
+                           "--rate",
+                           "--arrival",
+                           "--burstiness",
+                           "--seed",
+                           "--duration",
+                           "--requests",
+                           "--warmup",
+                           "--timeout",
+                           "--sweep",
+                           "--slo",
+                           "--header",
+                           "--header-env",
+                           "--ca-file",
+                           "-o,--output",
+                           "--requests-jsonl",
+                           "--format",
+                           "--quiet",
+                           "Examples:",
+                           "gpuport bench compare h100.json mi300x.json",
+                           "gpuport bench merge",
+                           "--serve-mock",
+                           "Exit codes:",
+                           "coordinated omission"}) {
     EXPECT_THAT(run.out, HasSubstr(text)) << text;
   }
   EXPECT_EQ(run.out, bench_help());
@@ -72,7 +99,8 @@ TEST_F(BenchCli, RunsAgainstTheMockAndWritesTheSummaryAndTheJsonResult) {
                              path("r.json") + " --requests-jsonl " + path("r.jsonl"));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "");  // not a terminal: no progress line
-  EXPECT_THAT(run.out, StartsWith("gpuport bench: " + m_url + "/v1/completions (completions, "
+  EXPECT_THAT(run.out, StartsWith("gpuport bench: " + m_url +
+                                  "/v1/completions (completions, "
                                   "streaming)\n"));
   EXPECT_THAT(run.out, HasSubstr("Successful requests:              40\n"));
   EXPECT_THAT(run.out, HasSubstr("Failed requests:                  0\n"));
@@ -148,9 +176,11 @@ TEST_F(BenchCli, BadUsageIsOneLineAndExitTwo) {
     std::string message;
   } cases[] = {
       {"bench htp://x", "gpuport: error: bad URL 'htp://x': scheme must be http or https\n"},
-      {"bench http://127.0.0.1:99999", "gpuport: error: bad URL 'http://127.0.0.1:99999': port "
-                                       "must be a number from 1 to 65535\n"},
-      {"bench", "gpuport: error: give the server's URL: gpuport bench http://host:8000 --model M\n"},
+      {"bench http://127.0.0.1:99999",
+       "gpuport: error: bad URL 'http://127.0.0.1:99999': port "
+       "must be a number from 1 to 65535\n"},
+      {"bench",
+       "gpuport: error: give the server's URL: gpuport bench http://host:8000 --model M\n"},
       {"bench http://h --api grpc",
        "gpuport: error: invalid --api 'grpc' (valid: completions, chat, generic)\n"},
       {"bench http://h --duration 5parsecs",
@@ -169,8 +199,9 @@ TEST_F(BenchCli, BadUsageIsOneLineAndExitTwo) {
       {"bench http://h --ca-file x.pem", "gpuport: error: --ca-file is for https:// URLs\n"},
       {"bench http://h --api generic",
        "gpuport: error: --api generic needs --body-template FILE (a JSON body with {prompt})\n"},
-      {"bench http://h --format yaml", "gpuport: error: invalid --format 'yaml' (valid: text, "
-                                       "json)\n"},
+      {"bench http://h --format yaml",
+       "gpuport: error: invalid --format 'yaml' (valid: text, "
+       "json)\n"},
       {"bench compare only-one.json",
        "gpuport: error: give two results: gpuport bench compare A.json B.json\n"},
   };
@@ -188,8 +219,8 @@ TEST_F(BenchCli, BadUsageIsOneLineAndExitTwo) {
 TEST_F(BenchCli, MergeAddsTheCountsOfTwoResults) {
   start_mock();
   for (const char* name : {"a.json", "b.json"}) {
-    const CliRun run = gpuport("bench " + m_url + " --concurrency 2 --requests 6 -q -o " +
-                               path(name));
+    const CliRun run =
+        gpuport("bench " + m_url + " --concurrency 2 --requests 6 -q -o " + path(name));
     ASSERT_EQ(run.exit_code, 0) << run.err;
   }
   const CliRun merged =
