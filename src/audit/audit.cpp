@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
+#include "audit/bench_throughput.h"
 #include "audit/cost.h"
 #include "audit/dry_run.h"
 #include "audit/effort.h"
@@ -88,7 +91,43 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs) {
 }
 
 tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
-                                                const AuditConfig& config, const FileSystem& fs) {
+                                                const AuditConfig& given_config,
+                                                const FileSystem& fs) {
+  // Bench results are read first: a refused one should not cost a scan.
+  AuditConfig config = given_config;
+  std::vector<std::string> bench_warnings;
+  std::optional<BenchThroughput> bench_nvidia;
+  std::optional<BenchThroughput> bench_amd;
+  for (auto [path, platform, read] :
+       {std::tuple{&inputs.bench_nvidia, &config.cost.nvidia, &bench_nvidia},
+        std::tuple{&inputs.bench_amd, &config.cost.amd, &bench_amd}}) {
+    if (!*path) {
+      continue;
+    }
+    auto bench = read_bench_throughput(**path);
+    if (!bench) {
+      return tl::unexpected(AuditError{bench.error()});
+    }
+    use_bench_throughput(*platform, *bench);
+    *read = std::move(*bench);
+  }
+  if (bench_nvidia && bench_amd) {
+    const ThroughputSource& n = bench_nvidia->source;
+    const ThroughputSource& a = bench_amd->source;
+    if (n.slo != a.slo) {
+      bench_warnings.push_back(fmt::format(
+          "the bench results were judged against different SLOs ({}: '{}', {}: '{}'): their "
+          "throughputs are not at the same latency target",
+          n.file, n.slo.empty() ? "none" : n.slo, a.file, a.slo.empty() ? "none" : a.slo));
+    }
+    if (n.model != a.model) {
+      bench_warnings.push_back(
+          fmt::format("the bench results ran different models ({}: '{}', "
+                      "{}: '{}')",
+                      n.file, n.model, a.file, a.model));
+    }
+  }
+
   report(inputs, AuditStage::Scan);
   ScanOptions scan_options;
   scan_options.walk.jobs = std::max(1u, inputs.jobs);
@@ -156,6 +195,7 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   result.verdict = decide_verdict(
       {result.items, result.effort, result.kernels, result.cost, traced}, config.verdict);
 
+  result.warnings = std::move(bench_warnings);
   for (const FileWarning& warning : scan_result.warnings) {
     result.warnings.push_back(
         warning.line > 0 ? fmt::format("{}:{}: {}", warning.file, warning.line, warning.message)

@@ -24,6 +24,9 @@ struct AuditInputs {
   std::vector<std::string> traces;
   std::optional<std::string> config_path;  // a project's .gpuport.toml; none: the defaults
   unsigned jobs = 1;                       // worker threads for the scan and the translation
+  // `gpuport bench` results whose throughput at the SLO replaces the config's throughput_rps.
+  std::optional<std::string> bench_nvidia;
+  std::optional<std::string> bench_amd;
   // Called as each stage starts (`detail` names the trace for AuditStage::Trace); may be empty.
   std::function<void(AuditStage stage, std::string_view detail)> progress;
 };

@@ -169,6 +169,17 @@ struct EffortSummary {
 // ---- Cost
 // ----------------------------------------------------------------------------------------
 
+// Where a platform's throughput came from when a `gpuport bench` result supplied it
+// (`gpuport audit --bench-nvidia/--bench-amd`) instead of the config's throughput_rps.
+struct ThroughputSource {
+  std::string file;            // the bench result as given on the command line
+  bool slo_qualified = false;  // its throughput_at_slo; false: request_throughput, no SLO run
+  std::string slo;             // the SLO the result was judged against; empty: none
+  std::string load;            // "concurrency 32", "rate 12 req/s"
+  std::string model;
+  std::string note;  // the sentence the reports print about it
+};
+
 struct PlatformCost {
   Vendor vendor = Vendor::Nvidia;
   std::string gpu;                // "H100", "MI300X"
@@ -178,6 +189,7 @@ struct PlatformCost {
   bool throughput_assumed = false;  // the shipped placeholder, not the team's number
   double cost_per_million = 0;      // dollars per 1M requests
   double monthly_cost = 0;          // at inputs' monthly volume
+  std::optional<ThroughputSource> throughput_source;  // set when a bench result gave it
 };
 
 struct CostSummary {

@@ -85,6 +85,7 @@ struct PlatformConfig {
   std::int64_t gpus_per_replica = 0;
   double throughput_rps = 0;
   bool throughput_assumed = false;  // the project's config did not set throughput_rps
+  std::optional<ThroughputSource> throughput_source;  // a bench result replaced throughput_rps
 };
 
 struct CostConfig {

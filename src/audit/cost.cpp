@@ -16,6 +16,7 @@ PlatformCost platform_cost(const PlatformConfig& config, Vendor vendor, double m
   cost.gpus_per_replica = static_cast<std::uint32_t>(config.gpus_per_replica);
   cost.throughput_rps = config.throughput_rps;
   cost.throughput_assumed = config.throughput_assumed;
+  cost.throughput_source = config.throughput_source;
   cost.cost_per_million =
       cost_per_million(config.gpu_price_per_hour, static_cast<double>(config.gpus_per_replica),
                        config.throughput_rps);

@@ -102,7 +102,7 @@ class Reader {
       if (!parse_value(member, depth + 1)) {
         return false;
       }
-      value.members.emplace_back(std::move(key), std::move(member));
+      value.members.push_back(JsonMember{std::move(key), std::move(member)});
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -345,8 +345,8 @@ std::size_t utf8_length(std::string_view text, std::size_t at) {
 
 const JsonValue* JsonValue::find(std::string_view key) const {
   for (auto it = members.rbegin(); it != members.rend(); ++it) {
-    if (it->first == key) {
-      return &it->second;
+    if (it->key == key) {
+      return &it->value;
     }
   }
   return nullptr;

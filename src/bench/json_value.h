@@ -15,6 +15,8 @@
 
 namespace gpuport {
 
+struct JsonMember;
+
 struct JsonValue {
   enum class Kind { null, boolean, number, string, array, object };
   Kind kind = Kind::null;
@@ -22,9 +24,14 @@ struct JsonValue {
   bool boolean = false;
   std::string text;  // a string's decoded value, or a number's text as written
   std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;  // in document order
+  std::vector<JsonMember> members;  // in document order
 
   const JsonValue* find(std::string_view key) const;  // the last member named `key`
+};
+
+struct JsonMember {
+  std::string key;
+  JsonValue value;
 };
 
 struct JsonError {

@@ -46,6 +46,12 @@ constexpr std::string_view k_footer =
     "               any effort weight. Keys you do not set keep the shipped defaults; the report\n"
     "               lists the ones you changed. --print-default-config shows every key with\n"
     "               where its number comes from.\n"
+    "  --bench-nvidia, --bench-amd\n"
+    "               a 'gpuport bench' result (-o FILE.json) of the serving deployment on each\n"
+    "               platform. Its throughput at the SLO (the highest load that met --slo)\n"
+    "               replaces the config's throughput_rps, and the report says which result and\n"
+    "               SLO it came from. A result run without an SLO gives its request throughput,\n"
+    "               with a note; a result whose SLO no load met is refused.\n"
     "\n"
     "Output:\n"
     "  html         (default) one self-contained page: no script, no external resource, opens\n"
@@ -61,16 +67,20 @@ constexpr std::string_view k_footer =
     "  gpuport audit . --format markdown > audit.md        for a pull-request comment\n"
     "  gpuport audit . --format json -o audit.json\n"
     "  gpuport audit --print-default-config > .gpuport.toml   start your own config\n"
+    "  gpuport audit . --config .gpuport.toml --bench-nvidia h100.json --bench-amd mi300x.json\n"
     "\n"
     "Exit codes:\n"
     "  0  report written\n"
-    "  2  bad usage, an unreadable repository or trace, or an invalid config (one line names\n"
-    "     the file and the position); no report file is written";
+    "  2  bad usage, an unreadable repository, trace or bench result, an invalid config, or a\n"
+    "     bench result without a usable throughput (one line names the file and the\n"
+    "     position); no report file is written";
 
 struct RawAuditArgs {
   std::string repo;
   std::vector<std::string> traces;
   std::string config;
+  std::string bench_nvidia;
+  std::string bench_amd;
   std::string output;
   std::string format = "html";
   bool print_default_config = false;
@@ -88,6 +98,14 @@ void define_flags(CLI::App& app, RawAuditArgs& raw) {
       ->allow_extra_args(false);
   app.add_option("--config", raw.config,
                  "Prices, load numbers and weights (TOML) over the shipped defaults")
+      ->type_name("FILE");
+  app.add_option("--bench-nvidia", raw.bench_nvidia,
+                 "A gpuport bench result (JSON) of the NVIDIA deployment: its throughput at the "
+                 "SLO replaces the config's")
+      ->type_name("FILE");
+  app.add_option("--bench-amd", raw.bench_amd,
+                 "A gpuport bench result (JSON) of the AMD deployment: its throughput at the SLO "
+                 "replaces the config's")
       ->type_name("FILE");
   app.add_option("-o,--output", raw.output, "Write the report to FILE (atomically); '-' for stdout")
       ->type_name("FILE");
@@ -121,6 +139,12 @@ tl::expected<AuditCommandConfig, UsageError> validate(const RawAuditArgs& raw) {
   config.traces = raw.traces;
   if (!raw.config.empty()) {
     config.config_file = raw.config;
+  }
+  if (!raw.bench_nvidia.empty()) {
+    config.bench_nvidia = raw.bench_nvidia;
+  }
+  if (!raw.bench_amd.empty()) {
+    config.bench_amd = raw.bench_amd;
   }
   auto format = parse_audit_format(raw.format);
   if (!format) {
@@ -245,6 +269,8 @@ int run_audit_command(const CommandArgs& args) {
   inputs.repo = config->repo;
   inputs.traces = config->traces;
   inputs.config_path = config->config_file;
+  inputs.bench_nvidia = config->bench_nvidia;
+  inputs.bench_amd = config->bench_amd;
   inputs.jobs = config->jobs;
   inputs.progress = [&line](AuditStage stage, std::string_view detail) {
     line.show(stage, detail);

@@ -27,6 +27,8 @@ struct AuditCommandConfig {
   std::string repo;
   std::vector<std::string> traces;
   std::optional<std::string> config_file;
+  std::optional<std::string> bench_nvidia;  // gpuport bench results giving the throughputs
+  std::optional<std::string> bench_amd;
   AuditFormat format = AuditFormat::Html;
   // Empty: stdout. HTML without -o goes to k_default_audit_report; "-o -" is stdout.
   std::string output;

@@ -13,8 +13,8 @@ CostConfig hand_config() {
   config.day_rate = 1000;
   config.monthly_requests = 1e8;
   config.payback_horizon_months = 12;
-  config.nvidia = {"H100", 3.6, 2, 20, false};
-  config.amd = {"MI300X", 1.8, 1, 10, true};
+  config.nvidia = {"H100", 3.6, 2, 20, false, std::nullopt};
+  config.amd = {"MI300X", 1.8, 1, 10, true, std::nullopt};
   return config;
 }
 

@@ -252,6 +252,13 @@ std::string cost_section(const AuditResult& result) {
   out += platform_row(cost.nvidia);
   out += platform_row(cost.amd);
   out += "</table>\n";
+  for (const PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
+    if (const auto& source = platform->throughput_source) {
+      out += fmt::format("<p{}>{} throughput: {}</p>\n",
+                         source->slo_qualified ? "" : " class=\"warn\"",
+                         html_escape(platform_label(*platform)), html_escape(source->note));
+    }
+  }
   if (cost.nvidia.throughput_assumed || cost.amd.throughput_assumed) {
     out +=
         "<p class=\"warn\">A throughput is the shipped placeholder, not a measurement: set "

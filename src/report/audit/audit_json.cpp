@@ -146,6 +146,17 @@ void write_platform(JsonWriter& json, std::string_view name, const PlatformCost&
   json.field("throughput_assumed", platform.throughput_assumed);
   money(json, "cost_per_million", platform.cost_per_million);
   money(json, "monthly_cost", platform.monthly_cost);
+  if (const auto& source = platform.throughput_source) {
+    json.key("throughput_source");
+    json.begin_object();
+    json.field("file", source->file);
+    json.field("slo_qualified", source->slo_qualified);
+    json.field("slo", source->slo);
+    json.field("load", source->load);
+    json.field("model", source->model);
+    json.field("note", source->note);
+    json.end_object();
+  }
   json.end_object();
 }
 

@@ -137,6 +137,12 @@ void cost(std::string& out, const CostSummary& cost) {
         format_rps(platform->throughput_rps), platform->throughput_assumed ? " (assumed)" : "",
         format_dollars(platform->cost_per_million), format_dollars(platform->monthly_cost));
   }
+  for (const PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
+    if (const auto& source = platform->throughput_source) {
+      out += fmt::format("\n{}{} throughput: {}\n", source->slo_qualified ? "" : "**Note:** ",
+                         markdown_cell(platform_label(*platform)), markdown_cell(source->note));
+    }
+  }
 }
 
 void items(std::string& out, const AuditResult& result) {
