@@ -216,7 +216,7 @@ TEST_F(BenchCli, BadUsageIsOneLineAndExitTwo) {
   EXPECT_EQ(lines(unknown.err), 1u);
 }
 
-TEST_F(BenchCli, MergeAddsTheCountsOfTwoResults) {
+TEST_F(BenchCli, MergeAddsTheCountsOfTwoResultsAndCompareShowsThemSideBySide) {
   start_mock();
   for (const char* name : {"a.json", "b.json"}) {
     const CliRun run =
@@ -231,6 +231,15 @@ TEST_F(BenchCli, MergeAddsTheCountsOfTwoResults) {
   EXPECT_EQ(json["config"]["clients"], 2);
   const CliRun compared = gpuport("bench compare " + path("a.json") + " " + path("b.json"));
   EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  EXPECT_THAT(compared.out, StartsWith("A: " + (m_dir / "a.json").string()));
+  EXPECT_THAT(compared.out, HasSubstr("request_throughput"));
+  const CliRun markdown =
+      gpuport("bench compare " + path("a.json") + " " + path("b.json") + " --format md");
+  EXPECT_EQ(markdown.exit_code, 0) << markdown.err;
+  EXPECT_THAT(markdown.out, StartsWith("**A:** `" + (m_dir / "a.json").string() + "`"));
+  EXPECT_THAT(markdown.out,
+              HasSubstr("| metric | A | B | B/A | better |\n|---|---:|---:|---:|---|\n"));
+  EXPECT_THAT(markdown.out, HasSubstr("| request_throughput | "));
 }
 
 }  // namespace
