@@ -142,8 +142,12 @@ AuditResult build(FuzzedDataProvider& in) {
   r.effort.total = b.days();
   CostSummary& cost = r.cost;
   for (PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
-    *platform = {b.pick<Vendor>(3), b.text(),         b.number(), b.line(),
-                 b.number(),        in.ConsumeBool(), b.number(), b.number()};
+    *platform = {b.pick<Vendor>(3), b.text(),   b.number(), b.line(),    b.number(),
+                 in.ConsumeBool(),  b.number(), b.number(), std::nullopt};
+    if (in.ConsumeBool()) {  // a bench result gave the throughput (audit --bench-*)
+      platform->throughput_source =
+          ThroughputSource{b.text(), in.ConsumeBool(), b.text(), b.text(), b.text(), b.text()};
+    }
   }
   cost.monthly_requests = b.number();
   cost.monthly_delta = b.number();

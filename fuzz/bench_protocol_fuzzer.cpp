@@ -21,13 +21,15 @@ using gpuport::HttpResponseParser;
 using gpuport::SseEvent;
 using gpuport::SseParser;
 
-// Split sizes from a small linear congruential stream: 1..64 bytes, sometimes 1.
+// Split sizes from a small linear congruential stream.
 class Splits {
  public:
   explicit Splits(std::uint32_t seed) : state_(seed | 1) {}
+  // 0 (an empty read) one time in 16, 1 byte three times in 16, else 1..64 bytes.
   std::size_t next() {
     state_ = state_ * 1664525u + 1013904223u;
-    return (state_ >> 28) < 4 ? 1 : 1 + ((state_ >> 16) % 64);
+    const std::uint32_t kind = state_ >> 28;
+    return kind == 0 ? 0 : kind < 4 ? 1 : 1 + ((state_ >> 16) % 64);
   }
 
  private:

@@ -38,7 +38,10 @@ void SseParser::feed(std::string_view bytes, const EventSink& on_event) {
       line_.clear();
     }
   }
-  if (last_was_cr_ && !bytes.empty() && bytes.front() == '\n') {
+  if (bytes.empty()) {
+    return;  // keeps a pending CR's pairing with the LF that may come next
+  }
+  if (last_was_cr_ && bytes.front() == '\n') {
     bytes.remove_prefix(1);
   }
   last_was_cr_ = false;

@@ -57,6 +57,16 @@ TEST(SseParser, ByteAtATimeWithCrLfSplitBetweenCalls) {
   EXPECT_EQ(data_of(events), (std::vector<std::string>{"a", "b"}));
 }
 
+TEST(SseParser, EmptyReadBetweenCrAndLfKeepsThemOneLineEnd) {
+  SseParser parser;
+  std::vector<SseEvent> events;
+  const auto sink = [&](const SseEvent& e) { events.push_back(e); };
+  parser.feed("data: a\r", sink);
+  parser.feed("", sink);
+  parser.feed("\ndata: b\r\n\r\n", sink);
+  EXPECT_EQ(data_of(events), std::vector<std::string>{"a\nb"});
+}
+
 TEST(SseParser, DataLinesJoinWithLineFeedAndFieldsAreKept) {
   const auto events = parse_split("event: delta\nid: 7\ndata: one\ndata:two\ndata\n\n", 0);
   ASSERT_EQ(events.size(), 1u);

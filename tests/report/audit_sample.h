@@ -157,8 +157,8 @@ inline AuditResult sample_audit() {
   result.effort.total = {2.75, 4.5, 11};
 
   CostSummary& cost = result.cost;
-  cost.nvidia = {Vendor::Nvidia, "H100", 4.0, 1, 10, false, 111.11, 11111.11};
-  cost.amd = {Vendor::Amd, "MI300X", 2.9, 1, 9, true, 89.51, 8950.62};
+  cost.nvidia = {Vendor::Nvidia, "H100", 4.0, 1, 10, false, 111.11, 11111.11, std::nullopt};
+  cost.amd = {Vendor::Amd, "MI300X", 2.9, 1, 9, true, 89.51, 8950.62, std::nullopt};
   cost.monthly_requests = 100'000'000;
   cost.monthly_delta = 2160.49;
   cost.day_rate = 1000;
