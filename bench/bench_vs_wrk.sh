@@ -13,7 +13,10 @@
 #   --runs N             part-1 runs per tool, interleaved, median taken (default 3)
 #   --streams N          concurrent streams for part 2 (default 10000)
 #   --stream-duration S  seconds of part 2 (default 30)
-#   --stream-shape T,I,N mock TTFT, ITL and output tokens of part 2 (default 1s,200ms,16)
+#   --stream-ttft D      the mock's TTFT in part 2 (default normal:1s,200ms; jitter keeps the
+#                        10,000 streams from falling due in the same instant)
+#   --stream-itl D       the mock's ITL in part 2 (default normal:200ms,40ms)
+#   --stream-tokens N    output tokens per stream in part 2 (default 16)
 #   --only-wrk | --only-streams   run one part
 # Needs: bash, python3, wrk (Debian package `wrk`); taskset (util-linux) to pin processes.
 # Environment: GPUPORT_BENCH_FLAGS appends flags to every `gpuport bench` run.
@@ -27,7 +30,9 @@ duration=10
 runs=3
 streams=10000
 stream_duration=30
-stream_shape="1s,200ms,16"
+stream_ttft="normal:1s,200ms"
+stream_itl="normal:200ms,40ms"
+stream_tokens=16
 part1=1
 part2=1
 positional=()
@@ -38,7 +43,9 @@ while [[ $# -gt 0 ]]; do
     --runs) runs="$2"; shift 2 ;;
     --streams) streams="$2"; shift 2 ;;
     --stream-duration) stream_duration="$2"; shift 2 ;;
-    --stream-shape) stream_shape="$2"; shift 2 ;;
+    --stream-ttft) stream_ttft="$2"; shift 2 ;;
+    --stream-itl) stream_itl="$2"; shift 2 ;;
+    --stream-tokens) stream_tokens="$2"; shift 2 ;;
     --only-wrk) part2=0; shift ;;
     --only-streams) part1=0; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -47,11 +54,9 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 gpuport="${positional[0]:-${repo_root}/build/gpuport}"
-for value in "${connections}" "${duration}" "${runs}" "${streams}" "${stream_duration}"; do
+for value in "${connections}" "${duration}" "${runs}" "${streams}" "${stream_duration}" "${stream_tokens}"; do
   [[ "${value}" =~ ^[1-9][0-9]*$ ]] || { echo "bench_vs_wrk: '${value}' is not a positive integer" >&2; exit 2; }
 done
-IFS=, read -r stream_ttft stream_itl stream_tokens <<<"${stream_shape}"
-[[ -n "${stream_tokens:-}" ]] || { echo "bench_vs_wrk: --stream-shape needs TTFT,ITL,TOKENS" >&2; exit 2; }
 
 die() { echo "bench_vs_wrk: $*" >&2; exit 1; }
 
@@ -79,19 +84,25 @@ pin() {  # pin CPUS COMMAND...
   local cpus="$1"; shift
   if [[ "${have_taskset}" -eq 1 ]]; then taskset -c "${cpus}" "$@"; else "$@"; fi
 }
+pin_prefix() {  # pin_prefix CPUS: sets the array `prefix` to the pinning words, for a command run with &
+  prefix=()
+  if [[ "${have_taskset}" -eq 1 ]]; then prefix=(taskset -c "$1"); fi
+}
 
 work="$(mktemp -d)"
 mock_pid=""
 cleanup() {
-  if [[ -n "${mock_pid}" ]]; then kill -INT "${mock_pid}" 2>/dev/null || true; wait "${mock_pid}" 2>/dev/null || true; fi
+  if [[ -n "${mock_pid}" ]]; then kill -TERM "${mock_pid}" 2>/dev/null || true; wait "${mock_pid}" 2>/dev/null || true; fi
   rm -rf "${work}"
 }
 trap cleanup EXIT
 
 # start_mock CPUS FLAGS...: starts the mock on an ephemeral port; sets mock_pid and mock_port.
 start_mock() {
-  local cpus="$1"; shift
-  pin "${cpus}" "${gpuport}" bench --serve-mock --port 0 "$@" >"${work}/mock.out" 2>"${work}/mock.err" &
+  pin_prefix "$1"; shift
+  # A simple command, so $! is the server's own pid (taskset execs it). SIGTERM stops it: a
+  # background job of a script ignores SIGINT.
+  "${prefix[@]}" "${gpuport}" bench --serve-mock --port 0 "$@" >"${work}/mock.out" 2>"${work}/mock.err" &
   mock_pid=$!
   for _ in $(seq 1 200); do
     mock_port="$(sed -n 's|^gpuport mock: listening on http://127\.0\.0\.1:\([0-9]*\) .*|\1|p' "${work}/mock.out")"
@@ -103,7 +114,7 @@ start_mock() {
   die "the mock server did not start"
 }
 stop_mock() {
-  kill -INT "${mock_pid}" 2>/dev/null || true
+  kill -TERM "${mock_pid}" 2>/dev/null || true
   wait "${mock_pid}" 2>/dev/null || true
   mock_pid=""
   mock_summary="$(tail -n 1 "${work}/mock.err")"

@@ -204,6 +204,10 @@ void append_http_last_chunk(std::string& out) {
   out += "0\r\n\r\n";
 }
 
+std::string mock_json_quoted(std::string_view text) {
+  return json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 void append_sse_role_chunk(std::string& out, const MockResponseIdentity& id) {
   std::string payload;
   append_chunk_prefix(payload, id);
@@ -275,8 +279,8 @@ std::string error_body(int status, std::string_view message) {
   } else if (status >= 500) {
     type = "InternalServerError";
   }
-  return fmt::format(R"({{"error":{{"message":{},"type":"{}","code":{}}}}})", json_quoted(message),
-                     type, status);
+  return fmt::format(R"({{"error":{{"message":{},"type":"{}","code":{}}}}})",
+                     mock_json_quoted(message), type, status);
 }
 
 std::string models_body(std::string_view model_json, std::int64_t created) {

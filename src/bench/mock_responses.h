@@ -10,8 +10,6 @@
 
 #include <tl/expected.hpp>
 
-#include "bench/json_value.h"
-
 namespace gpuport {
 
 enum class MockEndpoint { completions, chat };
@@ -44,7 +42,8 @@ void append_http_head(std::string& out, int status, std::string_view content_typ
 void append_http_chunk(std::string& out, std::string_view data);
 void append_http_last_chunk(std::string& out);
 
-// json_quoted() (a JSON string literal, quotes included) comes from bench/json_value.h.
+// A JSON string literal, quotes included.
+std::string mock_json_quoted(std::string_view text);
 
 // What every chunk of one response repeats.
 struct MockResponseIdentity {

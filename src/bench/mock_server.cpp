@@ -61,7 +61,7 @@ class MockServer::Impl {
       return m_port;
     }
     const MockServerOptions& options = m_state.options;
-    m_state.model_json = json_quoted(options.model);
+    m_state.model_json = mock_json_quoted(options.model);
     m_state.created = static_cast<std::int64_t>(std::time(nullptr));
     m_state.slots.set_capacity(options.capacity.max_batch);
     const int threads = std::max(1, options.threads);

@@ -34,7 +34,7 @@ MockResponseIdentity identity(MockEndpoint endpoint, const std::string& model_js
 }
 
 TEST(MockResponses, CompletionChunksAreOpenAiJson) {
-  const std::string model = json_quoted("m\"x");
+  const std::string model = mock_json_quoted("m\"x");
   std::string out;
   append_sse_content_chunk(out, identity(MockEndpoint::completions, model), 3, false, false);
   const json chunk = json::parse(sse_payload(out));
@@ -51,7 +51,7 @@ TEST(MockResponses, CompletionChunksAreOpenAiJson) {
 }
 
 TEST(MockResponses, ChatChunksCarryDeltas) {
-  const std::string model = json_quoted("m");
+  const std::string model = mock_json_quoted("m");
   std::string out;
   append_sse_role_chunk(out, identity(MockEndpoint::chat, model));
   const json role = json::parse(sse_payload(out));
@@ -65,7 +65,7 @@ TEST(MockResponses, ChatChunksCarryDeltas) {
 
 TEST(MockResponses, UsageChunkHasEmptyChoicesAndTotals) {
   std::string out;
-  append_sse_usage_chunk(out, identity(MockEndpoint::completions, json_quoted("m")), 12, 30);
+  append_sse_usage_chunk(out, identity(MockEndpoint::completions, mock_json_quoted("m")), 12, 30);
   const json usage = json::parse(sse_payload(out));
   EXPECT_TRUE(usage["choices"].empty());
   EXPECT_EQ(usage["usage"]["prompt_tokens"], 12);
@@ -75,8 +75,8 @@ TEST(MockResponses, UsageChunkHasEmptyChoicesAndTotals) {
 
 TEST(MockResponses, MalformedChunkIsFramedButNotJson) {
   std::string out;
-  append_sse_content_chunk(out, identity(MockEndpoint::completions, json_quoted("m")), 1, false,
-                           true);
+  append_sse_content_chunk(out, identity(MockEndpoint::completions, mock_json_quoted("m")), 1,
+                           false, true);
   EXPECT_TRUE(json::parse(sse_payload(out), nullptr, false).is_discarded());
 }
 
@@ -87,13 +87,13 @@ TEST(MockResponses, DoneEndsTheChunkedBody) {
 }
 
 TEST(MockResponses, FullBodiesCarryTextAndUsage) {
-  const json completion =
-      json::parse(full_response_body(identity(MockEndpoint::completions, json_quoted("m")), 5, 4));
+  const json completion = json::parse(
+      full_response_body(identity(MockEndpoint::completions, mock_json_quoted("m")), 5, 4));
   EXPECT_EQ(completion["choices"][0]["text"], " tok tok tok tok");
   EXPECT_EQ(completion["usage"]["completion_tokens"], 4);
   EXPECT_EQ(completion["usage"]["total_tokens"], 9);
   const json chat =
-      json::parse(full_response_body(identity(MockEndpoint::chat, json_quoted("m")), 5, 2));
+      json::parse(full_response_body(identity(MockEndpoint::chat, mock_json_quoted("m")), 5, 2));
   EXPECT_EQ(chat["object"], "chat.completion");
   EXPECT_EQ(chat["choices"][0]["message"]["content"], " tok tok");
 }
@@ -116,7 +116,7 @@ TEST(MockResponses, ErrorAndModelBodies) {
   EXPECT_EQ(error["error"]["message"], "slow \"down\"");
   EXPECT_EQ(error["error"]["type"], "RateLimitError");
   EXPECT_EQ(error["error"]["code"], 429);
-  const json models = json::parse(models_body(json_quoted("llama"), 1));
+  const json models = json::parse(models_body(mock_json_quoted("llama"), 1));
   EXPECT_EQ(models["data"][0]["id"], "llama");
 }
 
