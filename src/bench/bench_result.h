@@ -89,6 +89,9 @@ struct BenchResult {
   // met it.
   std::optional<double> throughput_at_slo;
   std::optional<double> load_at_slo;
+  // Ctrl-C ended the run early: the numbers cover what finished before it, and requests then in
+  // flight count as `cancelled` errors.
+  bool interrupted = false;
 };
 
 }  // namespace gpuport

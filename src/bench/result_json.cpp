@@ -446,6 +446,7 @@ std::string bench_result_to_json(const BenchResult& result) {
   out.string("tool", "gpuport");
   out.string("tool_version", result.tool_version);
   out.string("date", result.date);
+  out.boolean("interrupted", result.interrupted);
   write_config(out, result.config);
   // vLLM's names for the run's shape, for tools that read `vllm bench serve` results.
   out.string("backend", result.config.api == ApiKind::chat ? "openai-chat" : "openai");
@@ -505,6 +506,7 @@ tl::expected<BenchResult, std::string> bench_result_from_json(std::string_view t
   }
   result.tool_version = in.string(*document, "tool_version", false);
   result.date = in.string(*document, "date", false);
+  result.interrupted = in.boolean(*document, "interrupted", false, false);
   if (const JsonValue* config =
           in.of_kind(*document, "config", JsonValue::Kind::object, "an object")) {
     result.config = read_config(in, *config);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/audit_command.h"
+#include "cli/bench_command.h"
 #include "cli/compare_command.h"
 #include "cli/hipify_command.h"
 #include "cli/profile_command.h"
@@ -19,12 +20,13 @@ namespace gpuport {
 namespace {
 
 // clang-format off
-constexpr std::array<Command, 6> k_commands = {{
+constexpr std::array<Command, 7> k_commands = {{
     {"scan",    "Scan a source tree: portability table, custom-CUDA inventory, findings", run_scan_command},
     {"hipify",  "Translate CUDA sources to HIP: a mirrored tree, in place, or a diff; --verify with hipcc", run_hipify_command},
     {"profile", "Read a profiler trace: kernel table by time share, class and owner, steps and p95", run_profile_command},
     {"compare", "Compare two traces of one workload (NVIDIA vs AMD): time per class and kernel, B/A", run_compare_command},
     {"audit",   "Decide a move to AMD: verdict, effort range, cost per 1M requests, payback (HTML report)", run_audit_command},
+    {"bench",   "Load-test an inference server: TTFT, TPOT, ITL, E2EL percentiles, throughput, goodput", run_bench_command},
     {"rules",   "List the rule catalog, or explain one rule (gpuport rules GP-ASM-001)",  run_rules_command},
 }};
 // clang-format on
