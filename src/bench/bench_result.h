@@ -37,7 +37,7 @@ struct BenchConfig {
   double duration_s = 0;           // requested; 0 when --requests bounds the run
   std::int64_t requests = 0;       // requested; 0 when --duration bounds the run
   double warmup_s = 0;
-  std::string slo;  // canonical Slo::to_string(), empty when none
+  std::string slo;           // canonical Slo::to_string(), empty when none
   std::int64_t clients = 1;  // client processes merged into this result
 };
 
@@ -54,13 +54,13 @@ struct BenchMeasurement {
   double duration_s = 0;  // first intended send (after warm-up) to last completion
   std::uint64_t completed = 0;
   std::uint64_t failed = 0;
-  std::map<std::string, std::uint64_t> errors;             // request_error_name -> count
-  std::map<int, std::uint64_t> http_status_counts;        // non-2xx statuses seen
-  std::vector<std::string> error_samples;                 // up to 10 distinct one-line details
+  std::map<std::string, std::uint64_t> errors;      // request_error_name -> count
+  std::map<int, std::uint64_t> http_status_counts;  // non-2xx statuses seen
+  std::vector<std::string> error_samples;           // up to 10 distinct one-line details
   std::int64_t total_input_tokens = 0;
   std::int64_t total_output_tokens = 0;
-  bool tokens_estimated = false;  // some counts came from estimate_tokens, not usage
-  double request_throughput = 0;  // completed / duration
+  bool tokens_estimated = false;          // some counts came from estimate_tokens, not usage
+  double request_throughput = 0;          // completed / duration
   std::optional<double> request_goodput;  // completed within every SLO term / duration
   double output_throughput = 0;
   double total_token_throughput = 0;

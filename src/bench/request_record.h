@@ -22,7 +22,7 @@ std::string_view request_error_name(RequestError error);  // "connect", "timeout
 
 struct RequestRecord {
   std::uint64_t index = 0;
-  bool warmup = false;  // sent during warm-up: excluded from results
+  bool warmup = false;           // sent during warm-up: excluded from results
   std::int64_t intended_ns = 0;  // the schedule's send time (closed loop: when a slot freed)
   std::int64_t sent_ns = 0;      // when the request's first byte was written
   std::int64_t first_byte_ns = -1;

@@ -18,7 +18,7 @@ std::string bench_result_to_json(const BenchResult& result);
 
 // `name` stands for the file in errors: "h100.json:1:57: expected a number for 'completed'".
 tl::expected<BenchResult, std::string> bench_result_from_json(std::string_view text,
-                                                             std::string_view name);
+                                                              std::string_view name);
 
 // Counts add, histograms merge exactly, duration is the longest; refuses results whose
 // configuration differs in api, model, stream, mode or load ("cannot merge: a.json ran at

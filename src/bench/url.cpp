@@ -73,8 +73,8 @@ tl::expected<Url, std::string> parse_url(std::string_view text) {
   url.port = url.tls ? 443 : 80;
   if (!port_text.empty()) {
     unsigned value = 0;
-    const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(),
-                                           value);
+    const auto [end, ec] =
+        std::from_chars(port_text.data(), port_text.data() + port_text.size(), value);
     if (ec != std::errc() || end != port_text.data() + port_text.size() || value == 0 ||
         value > 65535) {
       return bad_url(text, "port must be a number from 1 to 65535");

@@ -11,9 +11,9 @@ namespace gpuport {
 
 struct Url {
   bool tls = false;
-  std::string host;  // without brackets for IPv6 literals
-  std::uint16_t port = 0;  // 80 / 443 when not given
-  std::string path;  // "/" when empty; keeps the query
+  std::string host;                 // without brackets for IPv6 literals
+  std::uint16_t port = 0;           // 80 / 443 when not given
+  std::string path;                 // "/" when empty; keeps the query
   std::string host_header() const;  // "host" or "host:port" when not the scheme's default
   std::string redacted() const;     // scheme://host[:port]/path, never credentials
 };
