@@ -299,14 +299,13 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       // Engines and cubins are counted by size; their bytes are never read.
       analyze_artifact(file.path, file.size, analysis);
     } else {
-      thread_local ReadBuffer buffer;
-      auto contents = fs.read_into(file.disk_path, buffer);
+      auto contents = fs.read(file.disk_path);
       if (!contents) {
         collector.add_skip(
             {file.path, SkipReason::Unreadable, file.size, contents.error().message});
         return;
       }
-      std::string_view data = *contents;
+      std::string_view data = contents->bytes();
       bytes = data.size();
       if (looks_binary(data.substr(0, k_binary_probe_bytes))) {
         collector.add_skip({file.path, SkipReason::Binary, bytes, "NUL byte in the first block"});

@@ -188,37 +188,6 @@ Resolved resolve_in(const Nodes& nodes, std::string_view path, FollowLast follow
 
 // ---- FileContents ---------------------------------------------------------------------------
 
-char* ReadBuffer::reserve(std::size_t size) {
-  if (size > m_capacity) {
-    m_data = std::make_unique_for_overwrite<char[]>(size);
-    m_capacity = size;
-  }
-  return m_data.get();
-}
-
-char* ReadBuffer::grow(std::size_t used) {
-  const std::size_t grown = m_capacity * 2 + 4096;
-  auto larger = std::make_unique_for_overwrite<char[]>(grown);
-  std::memcpy(larger.get(), m_data.get(), used);
-  m_data = std::move(larger);
-  m_capacity = grown;
-  return m_data.get();
-}
-
-tl::expected<std::string_view, IoError> FileSystem::read_into(const std::string& path,
-                                                              ReadBuffer& buffer) const {
-  auto contents = read(path);
-  if (!contents) {
-    return tl::unexpected(contents.error());
-  }
-  const std::string_view bytes = contents->bytes();
-  char* data = buffer.reserve(bytes.size());
-  if (!bytes.empty()) {
-    std::memcpy(data, bytes.data(), bytes.size());
-  }
-  return std::string_view(data, bytes.size());
-}
-
 FileContents FileContents::from_string(std::string bytes) {
   FileContents contents;
   contents.m_buffer = std::move(bytes);
@@ -376,42 +345,6 @@ tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path
     return tl::unexpected(error_from_errno(path, contents.error()));
   }
   return std::move(*contents);
-}
-
-tl::expected<std::string_view, IoError> DiskFileSystem::read_into(const std::string& path,
-                                                                  ReadBuffer& buffer) const {
-  const FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-  if (fd.get() < 0) {
-    return tl::unexpected(error_from_errno(path, errno));
-  }
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) {
-    return tl::unexpected(error_from_errno(path, errno));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return tl::unexpected(error_from_errno(path, EISDIR));
-  }
-  // One byte of room past the expected size, so the read that sees end of file needs no growth.
-  const std::size_t expected = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
-  char* data = buffer.reserve(expected + 1);
-  std::size_t used = 0;
-  for (;;) {
-    if (used == buffer.capacity()) {
-      data = buffer.grow(used);
-    }
-    const ssize_t got = ::read(fd.get(), data + used, buffer.capacity() - used);
-    if (got < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return tl::unexpected(error_from_errno(path, errno));
-    }
-    if (got == 0) {
-      break;
-    }
-    used += static_cast<std::size_t>(got);
-  }
-  return std::string_view(data, used);
 }
 
 // ---- MemoryFileSystem -----------------------------------------------------------------------

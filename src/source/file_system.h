@@ -56,21 +56,6 @@ class FileContents {
   std::string_view m_view;
 };
 
-// A worker's read buffer, reused from file to file: it only grows, so a worker holds memory for
-// its largest file and allocates nothing for the others.
-class ReadBuffer {
- public:
-  // Room for at least `size` bytes; the bytes already held are not kept.
-  char* reserve(std::size_t size);
-  // Doubles the room, keeping the first `used` bytes (a file that grew while being read).
-  char* grow(std::size_t used);
-  std::size_t capacity() const { return m_capacity; }
-
- private:
-  std::unique_ptr<char[]> m_data;
-  std::size_t m_capacity = 0;
-};
-
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -79,10 +64,6 @@ class FileSystem {
   // follow == false behaves like lstat.
   virtual tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const = 0;
   virtual tl::expected<FileContents, IoError> read(const std::string& path) const = 0;
-  // The whole file in `buffer`; the view lives until the buffer's next use. The default copies
-  // what read() returns.
-  virtual tl::expected<std::string_view, IoError> read_into(const std::string& path,
-                                                            ReadBuffer& buffer) const;
 };
 
 // The real disk: opendir/lstat/stat, mmap for files above a small size.
@@ -92,10 +73,6 @@ class DiskFileSystem final : public FileSystem {
       const std::string& path) const override;
   tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const override;
   tl::expected<FileContents, IoError> read(const std::string& path) const override;
-  // read() without mmap: mapping and unmapping each file costs page faults and, with several
-  // threads, TLB shootdowns that a copy into a reused buffer does not.
-  tl::expected<std::string_view, IoError> read_into(const std::string& path,
-                                                    ReadBuffer& buffer) const override;
 };
 
 // A tree in memory for tests. Paths use '/', e.g. "repo/src/a.cu".

@@ -60,52 +60,6 @@ TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
   EXPECT_TRUE(read_empty->bytes().empty());
 }
 
-TEST(DiskFileSystem, ReadIntoReusesOneBufferAcrossFiles) {
-  TempDir dir;
-  std::string large(200 * 1024, 'x');
-  large[123456] = 'Y';
-  dir.write("large.cu", large);
-  dir.write("small.cu", "__global__ void k() {}\n");
-  dir.write("empty.cu", "");
-  DiskFileSystem fs;
-  ReadBuffer buffer;
-  auto read_large = fs.read_into(dir.str() + "/large.cu", buffer);
-  ASSERT_TRUE(read_large.has_value());
-  EXPECT_EQ(*read_large, large);
-  const std::size_t capacity = buffer.capacity();
-  EXPECT_EQ(capacity, large.size() + 1);
-  auto read_small = fs.read_into(dir.str() + "/small.cu", buffer);
-  ASSERT_TRUE(read_small.has_value());
-  EXPECT_EQ(*read_small, "__global__ void k() {}\n");
-  EXPECT_EQ(read_small->data(), read_large->data());  // the same memory, not a new allocation
-  EXPECT_EQ(buffer.capacity(), capacity);
-  auto read_empty = fs.read_into(dir.str() + "/empty.cu", buffer);
-  ASSERT_TRUE(read_empty.has_value());
-  EXPECT_TRUE(read_empty->empty());
-
-  auto missing = fs.read_into(dir.str() + "/missing.cu", buffer);
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().path, dir.str() + "/missing.cu");
-  EXPECT_EQ(missing.error().message, "No such file or directory");
-  auto directory = fs.read_into(dir.str(), buffer);
-  ASSERT_FALSE(directory.has_value());
-  EXPECT_EQ(directory.error().message, "Is a directory");
-}
-
-TEST(MemoryFileSystem, ReadIntoCopiesTheFile) {
-  MemoryFileSystem fs;
-  fs.add_file("repo/a.cu", "abc");
-  fs.add_file("repo/b.cu", "x");
-  fs.make_unreadable("repo/b.cu");
-  ReadBuffer buffer;
-  auto read = fs.read_into("repo/a.cu", buffer);
-  ASSERT_TRUE(read.has_value());
-  EXPECT_EQ(*read, "abc");
-  auto unreadable = fs.read_into("repo/b.cu", buffer);
-  ASSERT_FALSE(unreadable.has_value());
-  EXPECT_EQ(unreadable.error().message, "Permission denied");
-}
-
 TEST(DiskFileSystem, ErrorsCarryPathAndStrerrorText) {
   TempDir dir;
   DiskFileSystem fs;
