@@ -2,6 +2,9 @@
 // SGLang, TGI's /v1 routes, llama.cpp, TensorRT-LLM's openai server).
 #include "bench/openai_protocol.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 namespace gpuport {
@@ -11,7 +14,15 @@ namespace {
 using nlohmann::json;
 
 // A JSON string's contents without the quotes; invalid UTF-8 is replaced, never an exception.
+// Printable ASCII without quotes or backslashes (synthetic prompts, model names) is copied as it
+// is; anything else goes through the JSON library's escaper.
 std::string escaped(std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  if (plain) {
+    return std::string(text);
+  }
   const std::string quoted =
       json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
   return quoted.substr(1, quoted.size() - 2);
@@ -74,7 +85,216 @@ std::size_t generic_text_bytes(const json& body) {
   return bytes;
 }
 
+// The facts of a body read with the library's SAX interface: no tree is built, since this runs
+// for every streamed chunk. Rare shapes (an "error" that is neither a string nor an object with a
+// string "message") set `needs_tree`, and the caller reads the body again as a tree.
+class ChunkFacts {
+ public:
+  using json_t = nlohmann::json;
+  ChunkFacts(ApiKind kind, std::string_view chat_field) : kind_(kind), chat_field_(chat_field) {}
+
+  bool null() { return scalar(Value::null, 0, 0); }
+  bool boolean(bool) { return scalar(Value::other, 0, 0); }
+  bool number_integer(json_t::number_integer_t v) {
+    return v >= 0 ? scalar(Value::count, v, 0) : scalar(Value::other, 0, 0);
+  }
+  bool number_unsigned(json_t::number_unsigned_t v) {
+    return v <= static_cast<json_t::number_unsigned_t>(INT64_MAX)
+               ? scalar(Value::count, static_cast<std::int64_t>(v), 0)
+               : scalar(Value::other, 0, 0);
+  }
+  bool number_float(json_t::number_float_t, const json_t::string_t&) {
+    return scalar(Value::other, 0, 0);
+  }
+  bool string(json_t::string_t& v) {
+    if (frames_.size() == 1 && key_is("error")) {
+      error_ = v;
+      error_pending_ = false;
+    } else if (role() == Role::error && key_is("message") && error_pending_) {
+      error_ = v;
+      error_pending_ = false;
+    }
+    return scalar(Value::string, 0, v.size());
+  }
+  bool binary(json_t::binary_t&) { return scalar(Value::other, 0, 0); }
+  bool start_object(std::size_t) { return open(false); }
+  bool start_array(std::size_t) { return open(true); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(json_t::string_t& k) {
+    frames_.back().key = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
+
+  bool needs_tree() const { return needs_tree_ || error_pending_; }
+  bool root_is_object() const { return root_is_object_; }
+
+  StreamChunk facts(std::size_t body_bytes) const {
+    StreamChunk chunk;
+    chunk.usage = usage_;
+    chunk.error = error_;
+    if (kind_ == ApiKind::generic) {
+      chunk.content_bytes = generic_bytes_[0] + generic_bytes_[1] + generic_bytes_[2] + token_text_;
+      chunk.has_content = !chunk.error;
+      if (chunk.has_content && chunk.content_bytes == 0) {
+        chunk.content_bytes = body_bytes;
+      }
+      return chunk;
+    }
+    if (!choices_array_) {
+      return chunk;
+    }
+    chunk.has_choices = choices_ > 0;
+    chunk.content_bytes = content_bytes_;
+    chunk.has_content = content_bytes_ > 0;
+    return chunk;
+  }
+
+ private:
+  enum class Role { root, usage, error, choices, choice, part, token, other };
+  enum class Value { null, count, string, other, object, array };
+  struct Frame {
+    Role role;
+    std::string key;
+  };
+
+  Role role() const { return frames_.empty() ? Role::other : frames_.back().role; }
+  bool key_is(std::string_view k) const { return !frames_.empty() && frames_.back().key == k; }
+
+  // A value (scalar or the start of a container) in the current frame: records what it means
+  // and returns the role of a container it opens.
+  Role place(Value value, std::int64_t count, std::size_t bytes) {
+    if (frames_.empty()) {
+      root_is_object_ = value == Value::object;
+      return Role::root;
+    }
+    const std::string& k = frames_.back().key;
+    switch (frames_.back().role) {
+      case Role::root:
+        if (k == "usage") {
+          usage_.reset();
+          if (value == Value::object) {
+            usage_.emplace();
+            return Role::usage;
+          }
+        } else if (k == "error") {
+          if (value == Value::null) {
+            error_.reset();
+            error_pending_ = false;
+          } else if (value == Value::object) {
+            error_.reset();
+            error_pending_ = true;
+            return Role::error;
+          } else if (value != Value::string) {
+            needs_tree_ = true;
+          }
+        } else if (k == "choices") {
+          choices_array_ = value == Value::array;
+          choices_ = 0;
+          content_bytes_ = 0;
+          if (choices_array_) {
+            return Role::choices;
+          }
+        } else if (kind_ == ApiKind::generic) {
+          const std::size_t text = value == Value::string ? bytes : 0;
+          if (k == "text_output") {
+            generic_bytes_[0] = text;
+          } else if (k == "generated_text") {
+            generic_bytes_[1] = text;
+          } else if (k == "text") {
+            generic_bytes_[2] = text;
+          } else if (k == "token") {
+            token_text_ = 0;
+            if (value == Value::object) {
+              return Role::token;
+            }
+          }
+        }
+        return Role::other;
+      case Role::usage:
+        if (k == "prompt_tokens" || k == "completion_tokens") {
+          (k == "prompt_tokens" ? usage_->prompt_tokens : usage_->completion_tokens) =
+              value == Value::count ? count : -1;
+        }
+        return Role::other;
+      case Role::choices:
+        ++choices_;
+        return value == Value::object ? Role::choice : Role::other;
+      case Role::choice:
+        if (kind_ == ApiKind::completions && k == "text") {
+          content_bytes_ += bytes;
+        } else if (kind_ == ApiKind::chat && k == chat_field_ && value == Value::object) {
+          return Role::part;
+        }
+        return Role::other;
+      case Role::part:
+        if (k == "content" || k == "reasoning_content" || k == "reasoning") {
+          content_bytes_ += bytes;
+        }
+        return Role::other;
+      case Role::token:
+        if (k == "text") {
+          token_text_ = bytes;
+        }
+        return Role::other;
+      case Role::error:
+      case Role::other:
+        return Role::other;
+    }
+    return Role::other;
+  }
+
+  bool scalar(Value value, std::int64_t count, std::size_t bytes) {
+    place(value, count, bytes);
+    return true;
+  }
+  bool open(bool array) {
+    const Role role = place(array ? Value::array : Value::object, 0, 0);
+    frames_.push_back({role, {}});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+
+  ApiKind kind_;
+  std::string_view chat_field_;
+  std::vector<Frame> frames_;
+  bool root_is_object_ = false;
+  bool needs_tree_ = false;
+  bool error_pending_ = false;  // an "error" object whose string "message" has not been seen
+  std::optional<TokenUsage> usage_;
+  std::optional<std::string> error_;
+  bool choices_array_ = false;
+  std::size_t choices_ = 0;
+  std::size_t content_bytes_ = 0;
+  std::size_t generic_bytes_[3] = {0, 0, 0};  // text_output, generated_text, text
+  std::size_t token_text_ = 0;
+};
+
+tl::expected<StreamChunk, std::string> read_tree(std::string_view text, ApiKind kind,
+                                                 const char* chat_field);
+
 tl::expected<StreamChunk, std::string> read_body(std::string_view text, ApiKind kind,
+                                                 const char* chat_field) {
+  ChunkFacts facts(kind, chat_field);
+  if (!json::sax_parse(text.begin(), text.end(), &facts)) {
+    return tl::unexpected(std::string("malformed JSON"));
+  }
+  if (!facts.root_is_object()) {
+    return tl::unexpected(std::string("JSON is not an object"));
+  }
+  if (facts.needs_tree()) {
+    return read_tree(text, kind, chat_field);
+  }
+  return facts.facts(text.size());
+}
+
+tl::expected<StreamChunk, std::string> read_tree(std::string_view text, ApiKind kind,
                                                  const char* chat_field) {
   const json body = json::parse(text.begin(), text.end(), nullptr, false);
   if (body.is_discarded()) {

@@ -7,15 +7,18 @@ namespace gpuport {
 
 namespace {
 
+// ASCII only, without the C library's locale lookup: header names are ASCII.
+char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
 constexpr std::size_t k_max_body_bytes = 64 * 1024 * 1024;
 constexpr std::size_t k_error_body_bytes = 512;
 constexpr std::size_t k_detail_bytes = 200;
 
 bool contains_case_insensitive(std::string_view text, std::string_view needle) {
-  return std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
-           return std::tolower(static_cast<unsigned char>(a)) ==
-                  std::tolower(static_cast<unsigned char>(b));
-         }) != text.end();
+  return std::search(text.begin(), text.end(), needle.begin(), needle.end(),
+                     [](char a, char b) { return ascii_lower(a) == ascii_lower(b); }) != text.end();
 }
 
 // The first line of an error body, short and printable, for error details.

@@ -151,6 +151,62 @@ TEST(OpenAiProtocol, FullResponses) {
   EXPECT_EQ(triton->content_bytes, 8u);
 }
 
+TEST(OpenAiProtocol, OnlyTheTopLevelKeysCount) {
+  // "usage", "error" and "choices" nested in other objects are not the response's own.
+  const auto nested = parse_stream_chunk(
+      R"({"meta":{"usage":{"prompt_tokens":9},"error":"x","choices":[{"text":"abc"}]},)"
+      R"("choices":[{"text":"hello","logprobs":{"text":"ignored"}}]})",
+      ApiKind::completions);
+  ASSERT_TRUE(nested.has_value());
+  EXPECT_FALSE(nested->usage.has_value());
+  EXPECT_FALSE(nested->error.has_value());
+  EXPECT_EQ(nested->content_bytes, 5u);
+  // A repeated key keeps its last value, as a JSON object does.
+  const auto repeated = parse_stream_chunk(
+      R"({"choices":[{"text":"first"}],"usage":null,"choices":[{"text":"ab"}],"error":null})",
+      ApiKind::completions);
+  ASSERT_TRUE(repeated.has_value());
+  EXPECT_EQ(repeated->content_bytes, 2u);
+  EXPECT_FALSE(repeated->usage.has_value());
+  EXPECT_FALSE(repeated->error.has_value());
+  // Large or fractional counts are not counts.
+  const auto counts = parse_stream_chunk(
+      R"({"usage":{"prompt_tokens":18446744073709551615,"completion_tokens":2.5}})", ApiKind::chat);
+  ASSERT_TRUE(counts.has_value());
+  EXPECT_EQ(counts->usage->prompt_tokens, -1);
+  EXPECT_EQ(counts->usage->completion_tokens, -1);
+}
+
+TEST(OpenAiProtocol, ErrorsWithoutAMessageStringAreShownAsJson) {
+  EXPECT_EQ(parse_stream_chunk(R"({"error":{"code":503}})", ApiKind::chat)->error,
+            R"({"code":503})");
+  EXPECT_EQ(parse_stream_chunk(R"({"error":{"message":7}})", ApiKind::chat)->error,
+            R"({"message":7})");
+  EXPECT_EQ(parse_stream_chunk(R"({"error":true})", ApiKind::chat)->error, "true");
+  const auto generic = parse_full_response(R"({"error":[1,2]})", ApiKind::generic);
+  ASSERT_TRUE(generic.has_value());
+  EXPECT_EQ(generic->error, "[1,2]");
+  EXPECT_FALSE(generic->has_content);
+}
+
+TEST(OpenAiProtocol, GenericTextFieldsAddUp) {
+  const auto tgi =
+      parse_full_response(R"({"generated_text":"abcd","token":{"text":"xy"}})", ApiKind::generic);
+  ASSERT_TRUE(tgi.has_value());
+  EXPECT_EQ(tgi->content_bytes, 6u);
+  EXPECT_TRUE(tgi->has_content);
+}
+
+TEST(OpenAiProtocol, PlainPromptsAndEscapedOnesGiveTheSameJsonText) {
+  GenerationRequest request;
+  request.model = "m";
+  request.prompt = "plain words";
+  EXPECT_NE(build_request_body(request).find(R"("prompt":"plain words")"), std::string::npos);
+  request.prompt = "say \"hi\"\n\tand \\ then\x01";
+  EXPECT_NE(build_request_body(request).find(R"("prompt":"say \"hi\"\n\tand \\ then\u0001")"),
+            std::string::npos);
+}
+
 TEST(OpenAiProtocol, TokenEstimateIsOnePer4BytesRoundedUp) {
   EXPECT_EQ(estimate_tokens(0), 0);
   EXPECT_EQ(estimate_tokens(1), 1);
