@@ -9,25 +9,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_names.h"
 #include "bench/metrics.h"
 
 namespace gpuport {
 
 namespace {
-
-struct SeriesRef {
-  const char* name;
-  LatencyHistogram BenchHistograms::*histogram;
-};
-constexpr SeriesRef k_series[] = {
-    {"ttft", &BenchHistograms::ttft},
-    {"tpot", &BenchHistograms::tpot},
-    {"itl", &BenchHistograms::itl},
-    {"e2el", &BenchHistograms::e2el},
-    {"ttft_intended", &BenchHistograms::ttft_intended},
-    {"e2el_intended", &BenchHistograms::e2el_intended},
-    {"schedule_lag", &BenchHistograms::schedule_lag},
-};
 
 std::optional<double> present(double value, bool has) {
   return has ? std::optional<double>(value) : std::nullopt;
@@ -138,7 +125,7 @@ BenchComparison compare_bench_results(const BenchResult& a, const BenchResult& b
   c.rows.push_back(row("completed", "requests", Better::higher, static_cast<double>(ma.completed),
                        static_cast<double>(mb.completed)));
   c.rows.push_back(row("error_rate", "%", Better::lower, error_rate(ma), error_rate(mb)));
-  for (const SeriesRef& series : k_series) {
+  for (const SeriesName& series : k_series) {
     const LatencyHistogram& ha = ma.histograms.*series.histogram;
     const LatencyHistogram& hb = mb.histograms.*series.histogram;
     if (ha.count() == 0 && hb.count() == 0) {

@@ -9,51 +9,13 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_names.h"
 #include "bench/json_value.h"
 #include "bench/metrics.h"
 
 namespace gpuport {
 
 namespace {
-
-// The latency series as named in JSON, with their place in BenchHistograms.
-struct Series {
-  const char* name;
-  LatencyHistogram BenchHistograms::*histogram;
-};
-constexpr Series k_series[] = {
-    {"ttft", &BenchHistograms::ttft},
-    {"tpot", &BenchHistograms::tpot},
-    {"itl", &BenchHistograms::itl},
-    {"e2el", &BenchHistograms::e2el},
-    {"ttft_intended", &BenchHistograms::ttft_intended},
-    {"e2el_intended", &BenchHistograms::e2el_intended},
-    {"schedule_lag", &BenchHistograms::schedule_lag},
-};
-
-std::string_view api_name(ApiKind api) {
-  switch (api) {
-    case ApiKind::completions:
-      return "completions";
-    case ApiKind::chat:
-      return "chat";
-    case ApiKind::generic:
-      return "generic";
-  }
-  return "completions";
-}
-
-std::string_view arrival_name(Arrival arrival) {
-  switch (arrival) {
-    case Arrival::poisson:
-      return "poisson";
-    case Arrival::gamma:
-      return "gamma";
-    case Arrival::constant:
-      return "constant";
-  }
-  return "poisson";
-}
 
 std::string number_text(double value) {
   return std::isfinite(value) ? fmt::format("{}", value) : "0";
@@ -183,7 +145,7 @@ void write_measurement(JsonOut& out, const BenchMeasurement& m) {
     samples += (samples.size() > 1 ? ", " : "") + json_quoted(sample);
   }
   out.field("error_samples", samples + "]");
-  for (const Series& series : k_series) {
+  for (const SeriesName& series : k_series) {
     const SeriesSummary s = summarize(m.histograms.*series.histogram);
     const std::string n = series.name;
     out.number("mean_" + n + "_ms", s.mean_ms);
@@ -199,7 +161,7 @@ void write_measurement(JsonOut& out, const BenchMeasurement& m) {
   }
   out.key("histograms");
   out.begin('{');
-  for (const Series& series : k_series) {
+  for (const SeriesName& series : k_series) {
     write_histogram(out, series.name, m.histograms.*series.histogram);
   }
   out.end('}');
@@ -430,7 +392,7 @@ BenchMeasurement read_measurement(ResultReader& in, const JsonValue& object) {
   }
   if (const JsonValue* histograms =
           in.of_kind(object, "histograms", JsonValue::Kind::object, "an object")) {
-    for (const Series& series : k_series) {
+    for (const SeriesName& series : k_series) {
       m.histograms.*series.histogram = read_histogram(in, *histograms, series.name);
     }
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/bench_names.h"
 #include "bench/metrics.h"
 
 namespace gpuport {
@@ -9,30 +10,6 @@ namespace gpuport {
 namespace {
 
 constexpr double k_lag_note_ms = 5.0;
-
-std::string_view arrival_name(Arrival arrival) {
-  switch (arrival) {
-    case Arrival::poisson:
-      return "poisson";
-    case Arrival::gamma:
-      return "gamma";
-    case Arrival::constant:
-      return "constant";
-  }
-  return "poisson";
-}
-
-std::string_view api_name(ApiKind api) {
-  switch (api) {
-    case ApiKind::completions:
-      return "completions";
-    case ApiKind::chat:
-      return "chat";
-    case ApiKind::generic:
-      return "generic";
-  }
-  return "completions";
-}
 
 void line(std::string& out, std::string_view label, const std::string& value) {
   out += fmt::format("{:<34}{}\n", label, value);
