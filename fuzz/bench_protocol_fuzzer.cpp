@@ -4,13 +4,18 @@
 // an OpenAI chunk of every API kind. Each parser runs twice, once on the whole input and once
 // in splits drawn from a hash of the input; it aborts unless both see the same thing, so a
 // token, a CRLF or a chunk-size line split across two reads is never read differently.
+// The bench's own JSON reader is checked against the JSON library on the input and every event:
+// the same verdict and, for valid JSON, the same values in the same order.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/http_response_parser.h"
+#include "bench/json_reader.h"
 #include "bench/openai_protocol.h"
 #include "bench/sse_parser.h"
 
@@ -18,6 +23,7 @@ namespace {
 
 using gpuport::ApiKind;
 using gpuport::HttpResponseParser;
+using gpuport::JsonString;
 using gpuport::SseEvent;
 using gpuport::SseParser;
 
@@ -35,6 +41,62 @@ class Splits {
  private:
   std::uint32_t state_;
 };
+
+// The values read_json() reports, as text; aborts if a string's decoded size is wrong.
+struct ReaderRecord {
+  std::string seen;
+  void text(char kind, const JsonString& s) {
+    const std::string decoded = s.decode();
+    if (decoded.size() != s.decoded_bytes) {
+      std::abort();
+    }
+    seen += kind + decoded + "\x1f";
+  }
+  bool start_object() { return seen += '{', true; }
+  bool end_object() { return seen += '}', true; }
+  bool start_array() { return seen += '[', true; }
+  bool end_array() { return seen += ']', true; }
+  bool key(const JsonString& s) { return text('k', s), true; }
+  bool string(const JsonString& s) { return text('s', s), true; }
+  bool count(std::int64_t n) { return seen += "n" + std::to_string(n), true; }
+  bool other_scalar(bool is_null) { return seen += is_null ? 'z' : 'o', true; }
+};
+
+// The same record from the JSON library's SAX events.
+struct LibraryRecord {
+  using json = nlohmann::json;
+  std::string seen;
+  bool null() { return seen += 'z', true; }
+  bool boolean(bool) { return seen += 'o', true; }
+  bool number_integer(json::number_integer_t n) {
+    return n >= 0 ? count(static_cast<std::uint64_t>(n)) : (seen += 'o', true);
+  }
+  bool number_unsigned(json::number_unsigned_t n) {
+    return n <= static_cast<std::uint64_t>(INT64_MAX) ? count(n) : (seen += 'o', true);
+  }
+  bool count(std::uint64_t n) { return seen += "n" + std::to_string(n), true; }
+  bool number_float(json::number_float_t, const json::string_t&) { return seen += 'o', true; }
+  bool string(json::string_t& s) { return seen += 's' + s + "\x1f", true; }
+  bool binary(json::binary_t&) { return seen += 'o', true; }
+  bool key(json::string_t& s) { return seen += 'k' + s + "\x1f", true; }
+  bool start_object(std::size_t) { return seen += '{', true; }
+  bool end_object() { return seen += '}', true; }
+  bool start_array(std::size_t) { return seen += '[', true; }
+  bool end_array() { return seen += ']', true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
+};
+
+void check_json_reader(std::string_view text) {
+  ReaderRecord ours;
+  LibraryRecord library;
+  const bool ours_ok = gpuport::read_json(text, ours);
+  const bool library_ok = nlohmann::json::sax_parse(text.begin(), text.end(), &library);
+  if (ours_ok != library_ok || (ours_ok && ours.seen != library.seen)) {
+    std::abort();
+  }
+}
 
 // What a parser run saw: every response's status, framing facts, body and outcome.
 std::string read_responses(std::string_view input, bool split, std::uint32_t seed,
@@ -93,6 +155,7 @@ std::string read_events(std::string_view stream, bool split, std::uint32_t seed)
     if (event.data == "[DONE]") {
       return;
     }
+    check_json_reader(event.data);
     for (const ApiKind kind : {ApiKind::completions, ApiKind::chat, ApiKind::generic}) {
       const auto chunk = gpuport::parse_stream_chunk(event.data, kind);
       if (chunk && chunk->has_content && chunk->content_bytes == 0) {
@@ -122,6 +185,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     seed = (seed ^ data[i]) * 16777619u;
   }
   const std::string_view input(reinterpret_cast<const char*>(data), size);
+  check_json_reader(input);
 
   std::vector<std::string> whole_bodies;
   std::vector<std::string> split_bodies;

@@ -6,6 +6,7 @@
 #include <asio.hpp>
 #include <asio/ssl.hpp>
 
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -21,7 +22,10 @@ namespace {
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t k_read_buffer_bytes = 64 * 1024;
+// Each connection reads into its own buffer: asio may read a socket before the handler of an
+// earlier read has run, so one shared buffer would be overwritten. 8 KiB is wrk's size; ten
+// thousand streams then hold 80 MB. TLS records are up to 16 KiB.
+constexpr std::size_t k_plain_read_buffer_bytes = 8 * 1024;
 constexpr std::size_t k_tls_read_buffer_bytes = 16 * 1024;
 
 struct Exchange;
@@ -30,7 +34,7 @@ struct Connection {
   explicit Connection(asio::io_context& io) : connect_timer(io) {}
   std::optional<tcp::socket> plain;
   std::optional<asio::ssl::stream<tcp::socket>> tls;
-  std::vector<char> tls_buffer;
+  std::vector<char> read_buffer;
   asio::steady_timer connect_timer;
   HttpResponseParser parser;
   bool closed = false;
@@ -39,11 +43,15 @@ struct Connection {
 };
 
 struct Exchange {
-  explicit Exchange(asio::io_context& io) : timer(io) {}
   std::uint64_t id = 0;
   std::string request;
   ExchangeObserver* observer = nullptr;
-  asio::steady_timer timer;
+  // Place in the client's list of deadlines, oldest first.
+  std::int64_t deadline_ns = 0;
+  std::int64_t timeout_ns = 0;
+  Exchange* earlier = nullptr;
+  Exchange* later = nullptr;
+  bool watched = false;
   std::shared_ptr<Connection> connection;
   bool reused = false;  // on a pooled keep-alive connection
   bool retried = false;
@@ -79,11 +87,16 @@ struct HttpClient::Impl {
   HttpClientOptions options;
   asio::ssl::context ssl_context;  // before io: the streams in io's handlers refer to it
   asio::io_context io{1};
+  // One timer for every response deadline, armed at the earliest: an asio timer per request
+  // cost a heap insert, a cancel and an aborted handler for each response.
+  asio::steady_timer deadline_timer{io};
+  std::int64_t deadline_armed_ns = -1;  // -1: not armed
+  Exchange* first_deadline = nullptr;
+  Exchange* last_deadline = nullptr;
   Clock::time_point start;
   tcp::resolver::results_type endpoints;
   std::string resolve_error;
   std::string request_prefix;
-  std::vector<char> read_buffer = std::vector<char>(k_read_buffer_bytes);
   std::vector<ConnectionPtr> idle;
   std::unordered_map<std::uint64_t, ExchangePtr> exchanges;
   std::uint64_t next_id = 0;
@@ -130,9 +143,10 @@ struct HttpClient::Impl {
     auto connection = std::make_shared<Connection>(io);
     if (options.url.tls) {
       connection->tls.emplace(io, ssl_context);
-      connection->tls_buffer.resize(k_tls_read_buffer_bytes);
+      connection->read_buffer.resize(k_tls_read_buffer_bytes);
     } else {
       connection->plain.emplace(io);
+      connection->read_buffer.resize(k_plain_read_buffer_bytes);
     }
     ++open;
     ex->reused = false;
@@ -213,45 +227,23 @@ struct HttpClient::Impl {
 
   void read(const ExchangePtr& ex) {
     ConnectionPtr connection = ex->connection;
+    auto handler = [this, ex, connection](asio::error_code ec, std::size_t size) {
+      const std::int64_t t = now_ns();
+      if (ex->finished || connection->closed) {
+        return;
+      }
+      if (ec) {
+        on_read_error(ex, ec, "reading the response");
+        return;
+      }
+      on_bytes(ex, std::string_view(connection->read_buffer.data(), size), t);
+    };
+    // async_read_some, not async_wait and a read: a wait costs an epoll_ctl per response.
     if (connection->tls) {
-      connection->tls->async_read_some(
-          asio::buffer(connection->tls_buffer),
-          [this, ex, connection](asio::error_code ec, std::size_t size) {
-            const std::int64_t t = now_ns();
-            if (ex->finished || connection->closed) {
-              return;
-            }
-            if (ec) {
-              on_read_error(ex, ec, "reading the response");
-              return;
-            }
-            on_bytes(ex, std::string_view(connection->tls_buffer.data(), size), t);
-          });
-      return;
+      connection->tls->async_read_some(asio::buffer(connection->read_buffer), std::move(handler));
+    } else {
+      connection->plain->async_read_some(asio::buffer(connection->read_buffer), std::move(handler));
     }
-    // Plain sockets wait for readiness and then read into the one shared buffer, so ten
-    // thousand idle streams do not each hold a read buffer.
-    connection->plain->async_wait(
-        tcp::socket::wait_read, [this, ex, connection](asio::error_code ec) {
-          if (ex->finished || connection->closed) {
-            return;
-          }
-          if (ec) {
-            on_read_error(ex, ec, "reading the response");
-            return;
-          }
-          const std::size_t size = connection->plain->read_some(asio::buffer(read_buffer), ec);
-          const std::int64_t t = now_ns();
-          if (ec == asio::error::would_block || ec == asio::error::try_again) {
-            read(ex);
-            return;
-          }
-          if (ec) {
-            on_read_error(ex, ec, "reading the response");
-            return;
-          }
-          on_bytes(ex, std::string_view(read_buffer.data(), size), t);
-        });
   }
 
   void report_head(const ExchangePtr& ex, std::int64_t t) {
@@ -338,9 +330,58 @@ struct HttpClient::Impl {
     --open;
   }
 
+  // Requests share a timeout, so a new deadline is nearly always the latest: the walk from the
+  // end of the list stops at once.
+  void watch_deadline(Exchange* ex) {
+    Exchange* before = last_deadline;
+    while (before != nullptr && before->deadline_ns > ex->deadline_ns) {
+      before = before->earlier;
+    }
+    ex->earlier = before;
+    ex->later = before != nullptr ? before->later : first_deadline;
+    (ex->later != nullptr ? ex->later->earlier : last_deadline) = ex;
+    (before != nullptr ? before->later : first_deadline) = ex;
+    ex->watched = true;
+    if (deadline_armed_ns < 0 || ex->deadline_ns < deadline_armed_ns) {
+      arm_deadline_timer(ex->deadline_ns);
+    }
+  }
+
+  void unwatch_deadline(Exchange* ex) {
+    if (!ex->watched) {
+      return;
+    }
+    (ex->earlier != nullptr ? ex->earlier->later : first_deadline) = ex->later;
+    (ex->later != nullptr ? ex->later->earlier : last_deadline) = ex->earlier;
+    ex->earlier = ex->later = nullptr;
+    ex->watched = false;
+  }
+
+  // A timer that fires for a request that has finished meanwhile finds a later deadline at the
+  // front and is armed again for it.
+  void arm_deadline_timer(std::int64_t at_ns) {
+    deadline_armed_ns = at_ns;
+    deadline_timer.expires_at(at(at_ns));
+    deadline_timer.async_wait([this](asio::error_code ec) {
+      if (ec) {
+        return;  // re-armed for an earlier deadline, or shut down
+      }
+      deadline_armed_ns = -1;
+      const std::int64_t now = now_ns();
+      while (first_deadline != nullptr && first_deadline->deadline_ns <= now) {
+        const ExchangePtr ex = exchanges.at(first_deadline->id);
+        fail(ex, RequestError::timeout,
+             "no complete response within " + seconds_text(ex->timeout_ns));
+      }
+      if (first_deadline != nullptr) {
+        arm_deadline_timer(first_deadline->deadline_ns);
+      }
+    });
+  }
+
   void finish(const ExchangePtr& ex, RequestError error, std::string_view detail, std::int64_t t) {
     ex->finished = true;
-    ex->timer.cancel();
+    unwatch_deadline(ex.get());
     exchanges.erase(ex->id);
     ex->observer->on_done(error, detail, t);
   }
@@ -432,22 +473,23 @@ std::int64_t HttpClient::now_ns() const {
 
 std::uint64_t HttpClient::post(std::string_view body, std::int64_t timeout_ns,
                                ExchangeObserver* observer) {
-  auto ex = std::make_shared<Exchange>(impl_->io);
+  auto ex = std::make_shared<Exchange>();
   ex->id = ++impl_->next_id;
   ex->observer = observer;
-  ex->request.reserve(impl_->request_prefix.size() + body.size() + 32);
+  char length[24];
+  const auto length_end = std::to_chars(length, length + sizeof length, body.size()).ptr;
+  ex->request.reserve(impl_->request_prefix.size() + body.size() + 48);
   ex->request += impl_->request_prefix;
-  ex->request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  ex->request += "Content-Length: ";
+  ex->request.append(length, length_end);
+  ex->request += "\r\n\r\n";
   ex->request += body;
   impl_->exchanges.emplace(ex->id, ex);
   Impl* impl = impl_.get();
-  ex->timer.expires_after(std::chrono::nanoseconds(timeout_ns));
-  ex->timer.async_wait([impl, ex, timeout_ns](asio::error_code ec) {
-    if (!ec) {
-      impl->fail(ex, RequestError::timeout,
-                 "no complete response within " + seconds_text(timeout_ns));
-    }
-  });
+  ex->timeout_ns = timeout_ns;
+  // Capped (at about three years) so that the deadline cannot overflow the clock.
+  ex->deadline_ns = impl->now_ns() + std::min<std::int64_t>(timeout_ns, 100'000'000'000'000'000);
+  impl->watch_deadline(ex.get());
   asio::post(impl->io, [impl, ex] { impl->begin(ex); });
   return ex->id;
 }

@@ -35,7 +35,7 @@ std::string_view trim(std::string_view text) {
 }
 
 bool is_token_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) ||
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
@@ -75,7 +75,7 @@ const std::string* HttpResponseHead::header(std::string_view name) const {
 
 void HttpResponseParser::reset() {
   state_ = State::head;
-  head_ = HttpResponseHead{};
+  reset_head();
   line_.clear();
   remaining_ = 0;
   body_bytes_ = 0;
@@ -232,6 +232,16 @@ std::size_t HttpResponseParser::feed(std::string_view data, const BodySink& on_b
   return used;
 }
 
+// Everything but the headers' storage, which the next head reuses.
+void HttpResponseParser::reset_head() {
+  head_.status = 0;
+  head_.reason.clear();
+  head_.minor_version = 1;
+  head_.content_length.reset();
+  head_.chunked = false;
+  head_.keep_alive = true;
+}
+
 bool HttpResponseParser::parse_head() {
   const auto fail = [&](std::string why) {
     state_ = State::failed;
@@ -239,17 +249,20 @@ bool HttpResponseParser::parse_head() {
     line_.clear();
     return false;
   };
-  std::string_view head(line_);
-  std::vector<std::string_view> lines;
-  while (!head.empty()) {
-    const std::size_t newline = head.find('\n');
-    lines.push_back(strip_cr(head.substr(0, newline)));
-    head.remove_prefix(newline + 1);
-  }
-  lines.pop_back();  // the blank line
-  HttpResponseHead parsed;
+  // line_ ends with the blank line, so every line, the last included, has its LF.
+  std::string_view rest(line_);
+  const auto next_line = [&rest] {
+    const std::size_t newline = rest.find('\n');
+    const std::string_view line = strip_cr(rest.substr(0, newline));
+    rest.remove_prefix(newline + 1);
+    return line;
+  };
+  // Parsed in place, into storage kept from the previous response on this connection: no
+  // allocation per response once a connection has seen one.
+  HttpResponseHead& parsed = head_;
+  reset_head();
   // "HTTP/1.1 200 OK": the reason phrase may be empty or absent.
-  const std::string_view status_line = lines.front();
+  const std::string_view status_line = next_line();
   if (status_line.size() < 12 || !status_line.starts_with("HTTP/1.") ||
       !std::isdigit(static_cast<unsigned char>(status_line[7])) || status_line[8] != ' ' ||
       !std::all_of(status_line.begin() + 9, status_line.begin() + 12,
@@ -263,16 +276,20 @@ bool HttpResponseParser::parse_head() {
   if (parsed.status < 100) {
     return fail("bad status line");
   }
-  parsed.reason = std::string(status_line.size() > 13 ? status_line.substr(13) : "");
+  parsed.reason.assign(status_line.size() > 13 ? status_line.substr(13) : "");
   parsed.keep_alive = parsed.minor_version >= 1;
   bool transfer_encoding = false;
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
+  std::size_t count = 0;
+  for (std::size_t number = 2;; ++number) {
+    const std::string_view line = next_line();
+    if (rest.empty()) {
+      break;  // the blank line
+    }
     const std::size_t colon = line.find(':');
     if (colon == 0 || colon == std::string_view::npos ||
         !std::all_of(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(colon),
                      is_token_char)) {
-      return fail("bad header line " + std::to_string(i + 1));
+      return fail("bad header line " + std::to_string(number));
     }
     const std::string_view name = line.substr(0, colon);
     const std::string_view value = trim(line.substr(colon + 1));
@@ -301,14 +318,22 @@ bool HttpResponseParser::parse_head() {
         }
       });
     }
-    parsed.headers.emplace_back(name, value);
+    if (count < parsed.headers.size()) {
+      parsed.headers[count].first.assign(name);
+      parsed.headers[count].second.assign(value);
+    } else {
+      parsed.headers.emplace_back(name, value);
+    }
+    ++count;
   }
+  parsed.headers.resize(count);
   line_.clear();
   // Interim responses (100 Continue, 103 Early Hints) precede the real one.
   if (parsed.status < 200 && parsed.status != 101) {
+    reset_head();
+    parsed.headers.clear();
     return true;
   }
-  head_ = std::move(parsed);
   if (transfer_encoding) {
     head_.content_length.reset();  // Transfer-Encoding overrides Content-Length
   }

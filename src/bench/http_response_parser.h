@@ -18,8 +18,10 @@ namespace gpuport {
 struct HttpResponseHead {
   int status = 0;
   std::string reason;
-  int minor_version = 1;                                     // HTTP/1.minor
-  std::vector<std::pair<std::string, std::string>> headers;  // names as received
+  int minor_version = 1;  // HTTP/1.minor
+  // Names as received. A parser keeps them across reset() until the next head replaces them,
+  // so their storage is reused from one response to the next on a connection.
+  std::vector<std::pair<std::string, std::string>> headers;
   std::optional<std::uint64_t> content_length;
   bool chunked = false;
   bool keep_alive = true;  // HTTP/1.1 default; `Connection: close` or HTTP/1.0 without keep-alive
@@ -55,6 +57,7 @@ class HttpResponseParser {
 
  private:
   bool parse_head();  // line_ holds the whole head; false when it failed
+  void reset_head();
 
   enum class State {
     head,

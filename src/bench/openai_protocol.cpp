@@ -7,32 +7,34 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/json_reader.h"
+
 namespace gpuport {
 
 namespace {
 
 using nlohmann::json;
 
-// A JSON string's contents without the quotes; invalid UTF-8 is replaced, never an exception.
-// Printable ASCII without quotes or backslashes (synthetic prompts, model names) is copied as it
-// is; anything else goes through the JSON library's escaper.
-std::string escaped(std::string_view text) {
+// Appends a JSON string's contents without the quotes; invalid UTF-8 is replaced, never an
+// exception. Printable ASCII without quotes or backslashes (synthetic prompts, model names) is
+// copied as it is; anything else goes through the JSON library's escaper.
+void append_escaped(std::string& out, std::string_view text) {
   const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
     return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
   });
   if (plain) {
-    return std::string(text);
+    out += text;
+    return;
   }
   const std::string quoted =
       json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
-  return quoted.substr(1, quoted.size() - 2);
+  out.append(quoted, 1, quoted.size() - 2);
 }
 
-void replace_all(std::string& text, std::string_view placeholder, std::string_view value) {
-  for (std::size_t at = text.find(placeholder); at != std::string::npos;
-       at = text.find(placeholder, at + value.size())) {
-    text.replace(at, placeholder.size(), value);
-  }
+std::string escaped(std::string_view text) {
+  std::string out;
+  append_escaped(out, text);
+  return out;
 }
 
 std::size_t string_bytes(const json& object, const char* key) {
@@ -85,48 +87,41 @@ std::size_t generic_text_bytes(const json& body) {
   return bytes;
 }
 
-// The facts of a body read with the library's SAX interface: no tree is built, since this runs
-// for every streamed chunk. Rare shapes (an "error" that is neither a string nor an object with a
-// string "message") set `needs_tree`, and the caller reads the body again as a tree.
+// The facts of a body, read as events by read_json(): no tree and, for ordinary bodies, no
+// allocation, since this runs for every response and every streamed chunk. Rare shapes (an
+// "error" that is neither a string nor an object with a string "message") set `needs_tree`, and
+// the caller reads the body again as a tree.
 class ChunkFacts {
  public:
-  using json_t = nlohmann::json;
   ChunkFacts(ApiKind kind, std::string_view chat_field) : kind_(kind), chat_field_(chat_field) {}
 
-  bool null() { return scalar(Value::null, 0, 0); }
-  bool boolean(bool) { return scalar(Value::other, 0, 0); }
-  bool number_integer(json_t::number_integer_t v) {
-    return v >= 0 ? scalar(Value::count, v, 0) : scalar(Value::other, 0, 0);
-  }
-  bool number_unsigned(json_t::number_unsigned_t v) {
-    return v <= static_cast<json_t::number_unsigned_t>(INT64_MAX)
-               ? scalar(Value::count, static_cast<std::int64_t>(v), 0)
-               : scalar(Value::other, 0, 0);
-  }
-  bool number_float(json_t::number_float_t, const json_t::string_t&) {
-    return scalar(Value::other, 0, 0);
-  }
-  bool string(json_t::string_t& v) {
-    if (frames_.size() == 1 && key_is("error")) {
-      error_ = v;
+  bool other_scalar(bool is_null) { return scalar(is_null ? Value::null : Value::other, 0, 0); }
+  bool count(std::int64_t value) { return scalar(Value::count, value, 0); }
+  bool string(const JsonString& value) {
+    if (depth_ == 1 && key_is("error")) {
+      error_ = value.decode();
       error_pending_ = false;
     } else if (role() == Role::error && key_is("message") && error_pending_) {
-      error_ = v;
+      error_ = value.decode();
       error_pending_ = false;
     }
-    return scalar(Value::string, 0, v.size());
+    return scalar(Value::string, 0, value.decoded_bytes);
   }
-  bool binary(json_t::binary_t&) { return scalar(Value::other, 0, 0); }
-  bool start_object(std::size_t) { return open(false); }
-  bool start_array(std::size_t) { return open(true); }
+  bool start_object() { return open(false); }
+  bool start_array() { return open(true); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
-  bool key(json_t::string_t& k) {
-    frames_.back().key = k;
+  bool key(const JsonString& name) {
+    if (depth_ <= k_tracked_depth) {
+      Frame& frame = frames_[depth_ - 1];
+      if (name.has_escapes) {
+        frame.decoded_key = name.decode();
+        frame.key = frame.decoded_key;
+      } else {
+        frame.key = name.raw;
+      }
+    }
     return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
-    return false;
   }
 
   bool needs_tree() const { return needs_tree_ || error_pending_; }
@@ -157,22 +152,33 @@ class ChunkFacts {
   enum class Role { root, usage, error, choices, choice, part, token, other };
   enum class Value { null, count, string, other, object, array };
   struct Frame {
-    Role role;
-    std::string key;
+    Role role = Role::other;
+    std::string_view key;
+    std::string decoded_key;  // the key's text when it had escapes
   };
+  // Every fact sits within four levels (root, choices, choice, delta); deeper containers are
+  // counted but not tracked.
+  static constexpr std::size_t k_tracked_depth = 6;
 
-  Role role() const { return frames_.empty() ? Role::other : frames_.back().role; }
-  bool key_is(std::string_view k) const { return !frames_.empty() && frames_.back().key == k; }
+  Role role() const {
+    return depth_ == 0 || depth_ > k_tracked_depth ? Role::other : frames_[depth_ - 1].role;
+  }
+  bool key_is(std::string_view k) const {
+    return depth_ > 0 && depth_ <= k_tracked_depth && frames_[depth_ - 1].key == k;
+  }
 
   // A value (scalar or the start of a container) in the current frame: records what it means
   // and returns the role of a container it opens.
   Role place(Value value, std::int64_t count, std::size_t bytes) {
-    if (frames_.empty()) {
+    if (depth_ == 0) {
       root_is_object_ = value == Value::object;
       return Role::root;
     }
-    const std::string& k = frames_.back().key;
-    switch (frames_.back().role) {
+    if (depth_ > k_tracked_depth) {
+      return Role::other;
+    }
+    const std::string_view k = frames_[depth_ - 1].key;
+    switch (frames_[depth_ - 1].role) {
       case Role::root:
         if (k == "usage") {
           usage_.reset();
@@ -253,17 +259,22 @@ class ChunkFacts {
   }
   bool open(bool array) {
     const Role role = place(array ? Value::array : Value::object, 0, 0);
-    frames_.push_back({role, {}});
+    ++depth_;
+    if (depth_ <= k_tracked_depth) {
+      frames_[depth_ - 1].role = role;
+      frames_[depth_ - 1].key = {};
+    }
     return true;
   }
   bool close() {
-    frames_.pop_back();
+    --depth_;
     return true;
   }
 
   ApiKind kind_;
   std::string_view chat_field_;
-  std::vector<Frame> frames_;
+  Frame frames_[k_tracked_depth];
+  std::size_t depth_ = 0;
   bool root_is_object_ = false;
   bool needs_tree_ = false;
   bool error_pending_ = false;  // an "error" object whose string "message" has not been seen
@@ -282,7 +293,7 @@ tl::expected<StreamChunk, std::string> read_tree(std::string_view text, ApiKind 
 tl::expected<StreamChunk, std::string> read_body(std::string_view text, ApiKind kind,
                                                  const char* chat_field) {
   ChunkFacts facts(kind, chat_field);
-  if (!json::sax_parse(text.begin(), text.end(), &facts)) {
+  if (!read_json(text, facts)) {
     return tl::unexpected(std::string("malformed JSON"));
   }
   if (!facts.root_is_object()) {
@@ -352,10 +363,29 @@ std::string_view default_path(ApiKind kind) {
 
 std::string build_request_body(const GenerationRequest& request, std::string_view template_body) {
   if (request.kind == ApiKind::generic) {
-    std::string body(template_body);
-    replace_all(body, "{prompt}", escaped(request.prompt));
-    replace_all(body, "{max_tokens}", std::to_string(request.max_tokens));
-    replace_all(body, "{model}", escaped(request.model));
+    // One pass over the template, appending: this runs for every request.
+    std::string body;
+    body.reserve(template_body.size() + request.prompt.size() + request.model.size() + 32);
+    std::size_t at = 0;
+    for (std::size_t open = template_body.find('{'); open != std::string_view::npos;
+         open = template_body.find('{', at)) {
+      body.append(template_body.substr(at, open - at));
+      const std::string_view rest = template_body.substr(open);
+      if (rest.starts_with("{prompt}")) {
+        append_escaped(body, request.prompt);
+        at = open + 8;
+      } else if (rest.starts_with("{max_tokens}")) {
+        body += std::to_string(request.max_tokens);
+        at = open + 12;
+      } else if (rest.starts_with("{model}")) {
+        append_escaped(body, request.model);
+        at = open + 7;
+      } else {
+        body += '{';
+        at = open + 1;
+      }
+    }
+    body.append(template_body.substr(at));
     return body;
   }
   // Written by hand rather than through a JSON tree: one copy of a long prompt, fixed key order.
