@@ -50,18 +50,20 @@ inline tl::expected<Trace, TraceError> read_json_text(
   return read_json_trace(in, forced);
 }
 
-struct NameTotal {
+// Not NameTotal / kernel_totals: kernel_totals.h defines those in this namespace with another
+// layout, and two inline definitions of one name in one test binary are an ODR violation.
+struct CountAndTotal {
   std::int64_t count = 0;
   std::int64_t total_ns = 0;
 };
 
 // Kernel dispatches grouped by exact name.
-inline std::map<std::string, NameTotal> kernel_totals(const Trace& trace) {
-  std::map<std::string, NameTotal> totals;
+inline std::map<std::string, CountAndTotal> kernel_totals_by_name(const Trace& trace) {
+  std::map<std::string, CountAndTotal> totals;
   for (const GpuActivity& activity : trace.activities) {
     if (activity.kind != ActivityKind::Kernel)
       continue;
-    NameTotal& row = totals[std::string(trace.names[activity.name])];
+    CountAndTotal& row = totals[std::string(trace.names[activity.name])];
     ++row.count;
     row.total_ns += activity.duration_ns;
   }

@@ -12,7 +12,7 @@ namespace {
 
 using testing::count_kind;
 using testing::json_fixture_path;
-using testing::kernel_totals;
+using testing::kernel_totals_by_name;
 using testing::read_file;
 using testing::read_json_text;
 using testing::total_kernel_ns;
@@ -32,7 +32,7 @@ TEST(KinetoReaderTest, CudaTraceKernelsAreExactNanosecondsGroupedByExactName) {
   EXPECT_EQ(trace.vendor, Vendor::Nvidia);
   EXPECT_EQ(count_kind(trace, ActivityKind::Kernel), 4);
   EXPECT_EQ(total_kernel_ns(trace), 18112 + 2080 + 3500 + 1000);
-  const auto totals = kernel_totals(trace);
+  const auto totals = kernel_totals_by_name(trace);
   ASSERT_EQ(totals.size(), 3u);
   EXPECT_EQ(totals.at(k_gemm).count, 2);
   EXPECT_EQ(totals.at(k_gemm).total_ns, 20192);
@@ -144,7 +144,7 @@ TEST(KinetoReaderTest, VersionKeysDecideTheVendorOverWarpSize) {
 TEST(KinetoReaderTest, BareArrayOfEvents) {
   const Trace trace = read_fixture("kineto_bare_array.json");
   EXPECT_EQ(trace.format, TraceFormat::KinetoJson);
-  const auto totals = kernel_totals(trace);
+  const auto totals = kernel_totals_by_name(trace);
   ASSERT_EQ(totals.size(), 1u);
   EXPECT_EQ(totals.at("elementwise_kernel").count, 2);
   EXPECT_EQ(totals.at("elementwise_kernel").total_ns, 4000);  // 2.5 + 1.5e0 us

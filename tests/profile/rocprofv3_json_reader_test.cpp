@@ -10,7 +10,7 @@ namespace gpuport {
 namespace {
 
 using testing::json_fixture_path;
-using testing::kernel_totals;
+using testing::kernel_totals_by_name;
 using testing::read_file;
 using testing::read_json_text;
 
@@ -21,7 +21,7 @@ TEST(Rocprofv3JsonReaderTest, DispatchesAreNamedThroughKernelSymbolsListedAfterT
   ASSERT_TRUE(trace.has_value()) << trace.error().message;
   EXPECT_EQ(trace->format, TraceFormat::Rocprofv3Json);
   EXPECT_EQ(trace->vendor, Vendor::Amd);
-  const auto totals = kernel_totals(*trace);
+  const auto totals = kernel_totals_by_name(*trace);
   ASSERT_EQ(totals.size(), 2u);
   EXPECT_EQ(totals.at(k_nccl).count, 2);
   EXPECT_EQ(totals.at(k_nccl).total_ns, 2500 + 333);

@@ -33,9 +33,9 @@ void check_trace(const std::string& file, TraceFormat format) {
             expected["n_kernels"].get<std::int64_t>());
   EXPECT_EQ(testing::total_kernel_ns(*trace), expected_ns(expected["kernel_total"], unit));
 
-  const auto totals = testing::kernel_totals(*trace);
+  const auto totals = testing::kernel_totals_by_name(*trace);
   EXPECT_EQ(static_cast<std::int64_t>(totals.size()), expected["n_unique"].get<std::int64_t>());
-  std::vector<std::pair<std::string, testing::NameTotal>> ranked(totals.begin(), totals.end());
+  std::vector<std::pair<std::string, testing::CountAndTotal>> ranked(totals.begin(), totals.end());
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.second.total_ns > b.second.total_ns;
   });
