@@ -88,10 +88,13 @@ struct LibraryRecord {
   }
 };
 
+// The library ends its input at a NUL byte outside a string; read_json rejects such a byte (RFC
+// 8259 allows none), so it is given the text up to the first NUL: inside a string the NUL is an
+// error for the library and the cut an unterminated string for read_json.
 void check_json_reader(std::string_view text) {
   ReaderRecord ours;
   LibraryRecord library;
-  const bool ours_ok = gpuport::read_json(text, ours);
+  const bool ours_ok = gpuport::read_json(text.substr(0, text.find('\0')), ours);
   const bool library_ok = nlohmann::json::sax_parse(text.begin(), text.end(), &library);
   if (ours_ok != library_ok || (ours_ok && ours.seen != library.seen)) {
     std::abort();

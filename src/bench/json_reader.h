@@ -4,9 +4,10 @@
 // chunk of a benchmark, where a general-purpose parser's per-string allocations showed up as a
 // tenth of the client's time.
 //
-// It accepts exactly what nlohmann::json::accept() accepts (the fuzz target checks this): one
-// value with optional whitespace around it and a leading UTF-8 byte order mark; strings of valid
-// UTF-8 without control characters, with escapes and surrogate pairs checked.
+// It accepts what nlohmann::json::accept() accepts (the fuzz target checks this): one value with
+// optional whitespace around it and a leading UTF-8 byte order mark; strings of valid UTF-8
+// without control characters, with escapes and surrogate pairs checked. One difference: the
+// library stops reading at a NUL byte outside a string, where this reader reports an error.
 #pragma once
 
 #include <cstddef>

@@ -78,6 +78,7 @@ TEST(JsonReader, RejectsWhatRfc8259Rejects) {
        }) {
     EXPECT_EQ(events(bad), "invalid") << bad;
   }
+  EXPECT_EQ(events(std::string_view("{}\0", 3)), "invalid");  // NUL after the value
 }
 
 TEST(JsonReader, AHandlerCanStopTheRead) {
