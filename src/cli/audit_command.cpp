@@ -252,13 +252,8 @@ std::string audit_help() {
 int run_audit_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_audit_args(args, &help);
-  if (!help.empty()) {
-    std::fputs(help.c_str(), stdout);
-    return 0;
-  }
-  if (!config) {
-    std::fprintf(stderr, "gpuport: error: %s\n", config.error().message.c_str());
-    return 2;
+  if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
   }
   if (config->print_default_config) {
     return write_command_output(default_config_text(), config->output);

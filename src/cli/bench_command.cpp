@@ -20,6 +20,7 @@
 #include "cli/bench_files.h"
 #include "cli/bench_options.h"
 #include "cli/bench_serve_mock.h"
+#include "cli/command_line.h"
 #include "cli/command_output.h"
 #include "cli/progress.h"
 #include "report/text_util.h"
@@ -268,13 +269,8 @@ int run_bench_command(const CommandArgs& args) {
   }
   std::string help;
   auto config = parse_bench_args(args, &help);
-  if (!help.empty()) {
-    std::fputs(help.c_str(), stdout);
-    return 0;
-  }
-  if (!config) {
-    std::fprintf(stderr, "gpuport: error: %s\n", config.error().message.c_str());
-    return 2;
+  if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
   }
   return run_bench(*config);
 }

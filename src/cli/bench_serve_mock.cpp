@@ -330,13 +330,8 @@ std::string serve_mock_help() {
 int run_serve_mock(const CommandArgs& args) {
   std::string help;
   auto config = parse_serve_mock_args(args, &help);
-  if (!help.empty()) {
-    std::fputs(help.c_str(), stdout);
-    return 0;
-  }
-  if (!config) {
-    std::fprintf(stderr, "gpuport: error: %s\n", config.error().message.c_str());
-    return 2;
+  if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
   }
   raise_open_file_limit();
   // Blocked before the server's threads start, so they inherit the mask.

@@ -154,13 +154,8 @@ std::string compare_help() {
 int run_compare_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_compare_args(args, &help);
-  if (!help.empty()) {
-    std::fputs(help.c_str(), stdout);
-    return 0;
-  }
-  if (!config) {
-    std::fprintf(stderr, "gpuport: error: %s\n", config.error().message.c_str());
-    return 2;
+  if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
   }
   const auto a = profile_of(config->trace_a, *config);
   if (!a) {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "cli/command_line.h"
 #include "cli/hipify_report.h"
 #include "cli/progress.h"
 #include "hipify/mapping.h"
@@ -399,13 +400,8 @@ std::string hipify_help() {
 int run_hipify_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_hipify_args(args, &help, std::getenv("HIPCC"));
-  if (!help.empty()) {
-    std::fputs(help.c_str(), stdout);
-    return 0;
-  }
-  if (!config) {
-    std::fprintf(stderr, "gpuport: error: %s\n", config.error().message.c_str());
-    return 2;
+  if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
   }
   if (auto inputs = check_inputs(*config); !inputs) {
     std::fprintf(stderr, "gpuport: error: %s\n", inputs.error().message.c_str());

@@ -255,13 +255,8 @@ std::string profile_help() {
 int run_profile_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_profile_args(args, &help);
-  if (!help.empty()) {
-    std::fputs(help.c_str(), stdout);
-    return 0;
-  }
-  if (!config) {
-    std::fprintf(stderr, "gpuport: error: %s\n", config.error().message.c_str());
-    return 2;
+  if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
   }
 
   ReadOptions read_options;

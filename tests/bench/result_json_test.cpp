@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "bench/json_value.h"
 #include "bench/metrics.h"
 
@@ -231,6 +234,24 @@ TEST(ResultJson, MergeRefusesDifferentExperiments) {
   EXPECT_EQ(merge_bench_results({a, b}, {"a.json", "b.json"}).error(),
             "cannot merge: a.json has 0 sweep levels, b.json has 1");
   EXPECT_EQ(merge_bench_results({}, {}).error(), "cannot merge: no results");
+}
+
+// A result written by `gpuport bench` against the mock (12 streamed requests, concurrency 2,
+// --slo p95_ttft=100ms); also a seed of bench_inputs_fuzzer.
+TEST(ResultJson, ReadsAResultTheCommandWrote) {
+  std::ifstream in(std::string(GPUPORT_SOURCE_DIR) + "/tests/fixtures/bench/result_mock_12.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto result = bench_result_from_json(text.str(), "result_mock_12.json");
+  ASSERT_TRUE(result.has_value()) << result.error();
+  EXPECT_EQ(result->config.requests, 12);
+  EXPECT_EQ(result->config.concurrency, 2);
+  EXPECT_EQ(result->config.slo, "p95_ttft=100ms");
+  EXPECT_EQ(result->measurement.completed, 12u);
+  EXPECT_EQ(result->measurement.total_input_tokens, 192);
+  EXPECT_EQ(result->measurement.histograms.ttft.count(), 12u);
+  EXPECT_EQ(result->measurement.histograms.itl.count(), 36u);  // 4 tokens: 3 gaps per request
+  EXPECT_EQ(bench_result_to_json(*result), text.str());
 }
 
 }  // namespace
