@@ -1,8 +1,8 @@
 // libFuzzer target: the bench parsers that read what a user or a client hands over, on arbitrary
 // bytes. The input is read as a saved result file (the offset-keeping JSON reader, then the
 // result reader: `bench compare` and `bench merge` take such files), as bytes arriving at the
-// mock server (its request parser), and each of its first lines as an --slo, a URL, a mock
-// latency distribution and a fault rule. Checked:
+// mock server (its request parser), as a --dataset JSONL file, and each of its first lines as an
+// --slo, a URL, a mock latency distribution and a fault rule. Checked:
 // - errors are one line, and a result file's error names the file;
 // - a result that reads back writes JSON that reads back to the same JSON, and merges with
 //   itself;
@@ -18,6 +18,7 @@
 #include "bench/json_value.h"
 #include "bench/mock_http_request.h"
 #include "bench/mock_options.h"
+#include "bench/prompts.h"
 #include "bench/result_json.h"
 #include "bench/slo.h"
 #include "bench/url.h"
@@ -99,6 +100,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   check_result_file(text);
   check_mock_request(text);
+  if (const auto prompts = gpuport::parse_prompt_dataset(text, "fuzz.jsonl"); !prompts) {
+    check_one_line(prompts.error());
+    if (!prompts.error().starts_with("fuzz.jsonl")) {
+      std::abort();
+    }
+  } else if (prompts->empty()) {
+    std::abort();
+  }
   std::size_t lines = 0;
   for (std::size_t at = 0; at < text.size() && lines < 4; ++lines) {
     const std::size_t end = std::min(text.find('\n', at), text.size());

@@ -54,21 +54,20 @@ std::string synthetic_prompt(std::int64_t tokens, std::uint64_t request_index) {
   return prompt;
 }
 
-tl::expected<std::vector<DatasetPrompt>, std::string> load_prompt_dataset(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return tl::unexpected(path + ": cannot read: " + std::strerror(errno));
-  }
+tl::expected<std::vector<DatasetPrompt>, std::string> parse_prompt_dataset(
+    std::string_view text, const std::string& name) {
   std::vector<DatasetPrompt> prompts;
-  std::string line;
   std::size_t line_number = 0;
-  while (std::getline(in, line)) {
+  while (!text.empty()) {
+    const std::size_t newline = text.find('\n');
+    std::string_view line = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
     ++line_number;
-    const auto where = [&] { return path + ":" + std::to_string(line_number) + ": "; };
+    const auto where = [&] { return name + ":" + std::to_string(line_number) + ": "; };
     if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
+      line.remove_suffix(1);
     }
-    if (line.find_first_not_of(" \t") == std::string::npos) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) {
       continue;
     }
     nlohmann::json object;
@@ -80,18 +79,18 @@ tl::expected<std::vector<DatasetPrompt>, std::string> load_prompt_dataset(const 
     if (!object.is_object()) {
       return tl::unexpected(where() + "not a JSON object");
     }
-    auto text = object.find("prompt");
-    if (text == object.end()) {
-      text = object.find("text");
+    auto prompt_text = object.find("prompt");
+    if (prompt_text == object.end()) {
+      prompt_text = object.find("text");
     }
-    if (text == object.end()) {
+    if (prompt_text == object.end()) {
       return tl::unexpected(where() + "no 'prompt' key");
     }
-    if (!text->is_string()) {
-      return tl::unexpected(where() + "'" + text.key() + "' must be a string");
+    if (!prompt_text->is_string()) {
+      return tl::unexpected(where() + "'" + prompt_text.key() + "' must be a string");
     }
     DatasetPrompt prompt;
-    prompt.prompt = text->get<std::string>();
+    prompt.prompt = prompt_text->get<std::string>();
     for (const char* key : {"output_tokens", "max_tokens"}) {
       const auto value = object.find(key);
       if (value == object.end()) {
@@ -105,13 +104,23 @@ tl::expected<std::vector<DatasetPrompt>, std::string> load_prompt_dataset(const 
     }
     prompts.push_back(std::move(prompt));
   }
+  if (prompts.empty()) {
+    return tl::unexpected(name + ": no prompts");
+  }
+  return prompts;
+}
+
+tl::expected<std::vector<DatasetPrompt>, std::string> load_prompt_dataset(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return tl::unexpected(path + ": cannot read: " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
   if (in.bad()) {
     return tl::unexpected(path + ": cannot read: " + std::strerror(errno));
   }
-  if (prompts.empty()) {
-    return tl::unexpected(path + ": no prompts");
-  }
-  return prompts;
+  return parse_prompt_dataset(text.str(), path);
 }
 
 }  // namespace gpuport

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tl/expected.hpp>
@@ -24,5 +25,8 @@ struct DatasetPrompt {
 // JSONL, one object per line: {"prompt": "..."} (also "text"), optional "output_tokens" /
 // "max_tokens"; blank lines skipped. Errors name the file and line: "p.jsonl:7: no 'prompt' key".
 tl::expected<std::vector<DatasetPrompt>, std::string> load_prompt_dataset(const std::string& path);
+// The same on a file's text; `name` stands for the file in errors.
+tl::expected<std::vector<DatasetPrompt>, std::string> parse_prompt_dataset(std::string_view text,
+                                                                           const std::string& name);
 
 }  // namespace gpuport

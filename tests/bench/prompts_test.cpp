@@ -99,6 +99,25 @@ TEST_F(DatasetTest, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(error_of("\n\n"), ": no prompts");
 }
 
+// Blank lines, CRLF line ends, "text" for "prompt", "max_tokens" for "output_tokens", escapes.
+TEST(Prompts, ReadsTheDatasetFixture) {
+  const auto prompts =
+      load_prompt_dataset(std::string(GPUPORT_SOURCE_DIR) + "/tests/fixtures/bench/prompts.jsonl");
+  ASSERT_TRUE(prompts.has_value()) << prompts.error();
+  ASSERT_EQ(prompts->size(), 3u);
+  EXPECT_EQ((*prompts)[0].output_tokens, 64);
+  EXPECT_EQ((*prompts)[1].prompt, "Translate \"bonjour\" to English.");
+  EXPECT_EQ((*prompts)[1].output_tokens, 8);
+  EXPECT_EQ((*prompts)[2].prompt, "caf\xC3\xA9 \xE2\x98\x95");
+  EXPECT_EQ((*prompts)[2].output_tokens, 0);
+}
+
+TEST(Prompts, ParsesTextWithTheGivenNameInErrors) {
+  EXPECT_EQ(parse_prompt_dataset("{\"prompt\": 1}\n", "p.jsonl").error(),
+            "p.jsonl:1: 'prompt' must be a string");
+  EXPECT_EQ(parse_prompt_dataset("\n \n", "p.jsonl").error(), "p.jsonl: no prompts");
+}
+
 TEST(Prompts, MissingDatasetIsOneLine) {
   EXPECT_EQ(load_prompt_dataset("/nonexistent/p.jsonl").error(),
             "/nonexistent/p.jsonl: cannot read: No such file or directory");
