@@ -12,6 +12,7 @@
 #include "bench/bench_names.h"
 #include "bench/json_value.h"
 #include "bench/metrics.h"
+#include "bench/slo.h"
 
 namespace gpuport {
 
@@ -301,7 +302,14 @@ BenchConfig read_config(ResultReader& in, const JsonValue& c) {
   config.duration_s = in.number(c, "duration_s", 0, false);
   config.requests = in.integer<std::int64_t>(c, "requests", 0, false);
   config.warmup_s = in.number(c, "warmup_s", 0, false);
-  config.slo = in.string(c, "slo", false);
+  // Checked here, so that a result whose SLO cannot be applied again (by merge) is refused with
+  // the position of the text.
+  if (const JsonValue* slo = in.of_kind(c, "slo", JsonValue::Kind::string, "a string", false)) {
+    config.slo = slo->text;
+    if (const auto parsed = parse_slo(config.slo); !config.slo.empty() && !parsed) {
+      in.fail(*slo, "bad 'slo': " + parsed.error());
+    }
+  }
   config.clients = in.integer<std::int64_t>(c, "clients", 1, false);
   return config;
 }

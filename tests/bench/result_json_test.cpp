@@ -254,5 +254,18 @@ TEST(ResultJson, ReadsAResultTheCommandWrote) {
   EXPECT_EQ(bench_result_to_json(*result), text.str());
 }
 
+// Found by bench_inputs_fuzzer: a result whose SLO text does not parse was read, and only
+// `bench merge` (which applies the SLO again) refused it.
+TEST(ResultJson, AnSloThatDoesNotParseIsRefusedWhereItIs) {
+  std::ifstream in(std::string(GPUPORT_SOURCE_DIR) + "/tests/fixtures/bench/result_mock_12.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string bad = text.str();
+  bad.replace(bad.find("p95_ttft=100ms"), 14, "p95_ttf!=100ms");
+  EXPECT_EQ(bench_result_from_json(bad, "r.json").error(),
+            "r.json:24:12: bad 'slo': SLO term 'p95_ttf!=100ms': unknown metric 'ttf!' (use ttft, "
+            "tpot, itl or e2el)");
+}
+
 }  // namespace
 }  // namespace gpuport
