@@ -75,6 +75,10 @@ tl::expected<std::vector<DatasetPrompt>, std::string> parse_prompt_dataset(
       object = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& error) {
       return tl::unexpected(where() + "malformed JSON at column " + std::to_string(error.byte));
+    } catch (const nlohmann::json::exception& error) {
+      // Valid syntax the library cannot hold, e.g. a number beyond a double's range.
+      const std::string_view what = error.what();
+      return tl::unexpected(where() + std::string(what.substr(what.find("] ") + 2)));
     }
     if (!object.is_object()) {
       return tl::unexpected(where() + "not a JSON object");

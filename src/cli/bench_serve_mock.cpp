@@ -167,6 +167,10 @@ tl::expected<std::string, UsageError> read_generic_response(const std::string& p
     const std::size_t column =
         line_start == std::string::npos || offset == 0 ? offset + 1 : offset - line_start;
     return usage(fmt::format("{}:{}:{}: not valid JSON", path, line, column));
+  } catch (const nlohmann::json::exception& error) {
+    // Valid syntax the library cannot hold, e.g. a number beyond a double's range.
+    const std::string_view what = error.what();
+    return usage(fmt::format("{}: {}", path, what.substr(what.find("] ") + 2)));
   }
   while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) {
     body.pop_back();

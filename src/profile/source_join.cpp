@@ -113,6 +113,11 @@ tl::expected<std::vector<SourceKernel>, TraceError> load_scan_kernels(const std:
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     return tl::unexpected(
         TraceError{error_at(path, "byte " + std::to_string(offset) + ": not valid JSON")});
+  } catch (const nlohmann::json::exception& e) {
+    // Valid syntax the library cannot hold, e.g. a number beyond a double's range.
+    const std::string_view what = e.what();
+    return tl::unexpected(TraceError{
+        error_at(path, "not readable: " + std::string(what.substr(what.find("] ") + 2)))});
   }
   if (!document.is_object() || !document.contains("schema_version"))
     return tl::unexpected(

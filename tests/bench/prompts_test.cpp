@@ -116,6 +116,9 @@ TEST(Prompts, ParsesTextWithTheGivenNameInErrors) {
   EXPECT_EQ(parse_prompt_dataset("{\"prompt\": 1}\n", "p.jsonl").error(),
             "p.jsonl:1: 'prompt' must be a string");
   EXPECT_EQ(parse_prompt_dataset("\n \n", "p.jsonl").error(), "p.jsonl: no prompts");
+  // Found by bench_inputs_fuzzer: the library throws out_of_range here, not parse_error.
+  EXPECT_EQ(parse_prompt_dataset("{\"prompt\": \"a\"}\n1e505958\n", "p.jsonl").error(),
+            "p.jsonl:2: number overflow parsing '1e505958'");
 }
 
 TEST(Prompts, MissingDatasetIsOneLine) {

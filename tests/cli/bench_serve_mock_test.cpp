@@ -118,6 +118,9 @@ TEST(ServeMockArgs, GenericResponseMustBeJson) {
   std::ofstream(path) << "{\n  \"ok\": 1,\n  x\n}\n";
   EXPECT_EQ(error_of({"--generic-response", path.string()}),
             path.string() + ":3:3: not valid JSON");
+  std::ofstream(path) << "{\"ok\": 1e999}\n";
+  EXPECT_EQ(error_of({"--generic-response", path.string()}),
+            path.string() + ": number overflow parsing '1e999'");
   std::ofstream(path) << "{\"ok\": true}\n";
   std::string help;
   auto config = parse_serve_mock_args({"--generic-response", path.string()}, &help);

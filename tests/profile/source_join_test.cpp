@@ -137,6 +137,8 @@ TEST_F(ScanJsonErrors, OneLineNamingTheFile) {
   EXPECT_EQ(error_of("{\"schema_version\": \"1\", \"kernels\": ["), ": byte 36: not valid JSON");
   EXPECT_EQ(error_of(""), ": byte 0: not valid JSON");
   EXPECT_EQ(error_of("{\"a\": x}"), ": byte 6: not valid JSON");
+  // The library throws out_of_range (not parse_error) for a number beyond a double's range.
+  EXPECT_EQ(error_of("{\"a\": 1e505958}"), ": not readable: number overflow parsing '1e505958'");
   EXPECT_EQ(error_of("[1, 2]"), ": not a gpuport scan JSON (no schema_version)");
   EXPECT_EQ(error_of("{\"traceEvents\": []}"), ": not a gpuport scan JSON (no schema_version)");
   EXPECT_EQ(error_of("{\"schema_version\": \"2\", \"kernels\": []}"),
