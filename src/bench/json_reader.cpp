@@ -5,6 +5,8 @@
 #include <array>
 #include <limits>
 
+#include "source/utf8_encoding.h"
+
 namespace gpuport {
 
 namespace json_reader_detail {
@@ -22,37 +24,9 @@ constexpr std::array<bool, 256> k_plain = [] {
   return plain;
 }();
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
-
 // The four hex digits at text[at..at+4), or -1.
 long hex4(std::string_view text, std::size_t at) {
-  if (text.size() < at + 4) {
-    return -1;
-  }
-  long value = 0;
-  for (std::size_t i = 0; i < 4; ++i) {
-    const int digit = hex_value(text[at + i]);
-    if (digit < 0) {
-      return -1;
-    }
-    value = value * 16 + digit;
-  }
-  return value;
-}
-
-std::size_t utf8_length(long code_point) {
-  return code_point < 0x80 ? 1 : code_point < 0x800 ? 2 : code_point < 0x10000 ? 3 : 4;
+  return text.size() < at + 4 ? -1 : hex4_value(text.data() + at);
 }
 
 bool in(unsigned char c, unsigned char low, unsigned char high) {
@@ -101,25 +75,6 @@ std::pair<long, std::size_t> unicode_escape(std::string_view text, std::size_t a
   return {0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00), 12};
 }
 
-void append_utf8(std::string& out, long code_point) {
-  const auto put = [&](long value) { out.push_back(static_cast<char>(value)); };
-  if (code_point < 0x80) {
-    put(code_point);
-  } else if (code_point < 0x800) {
-    put(0xC0 | (code_point >> 6));
-    put(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    put(0xE0 | (code_point >> 12));
-    put(0x80 | ((code_point >> 6) & 0x3F));
-    put(0x80 | (code_point & 0x3F));
-  } else {
-    put(0xF0 | (code_point >> 18));
-    put(0x80 | ((code_point >> 12) & 0x3F));
-    put(0x80 | ((code_point >> 6) & 0x3F));
-    put(0x80 | (code_point & 0x3F));
-  }
-}
-
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
@@ -166,7 +121,7 @@ std::size_t scan_string(std::string_view text, std::size_t at, JsonString& out) 
             return npos;
           }
           at += span;
-          decoded += utf8_length(code_point);
+          decoded += utf8_encoded_length(static_cast<std::uint32_t>(code_point));
           continue;
         }
         default:
@@ -258,7 +213,7 @@ std::string JsonString::decode() const {
     const char kind = raw[at + 1];
     if (kind == 'u') {
       const auto [code_point, span] = json_reader_detail::unicode_escape(raw, at);
-      json_reader_detail::append_utf8(out, code_point);
+      append_utf8(out, static_cast<std::uint32_t>(code_point));
       at += span;
       continue;
     }

@@ -70,6 +70,24 @@ bool read_json(std::string_view text, Handler& handler) {
   // One byte per open container: '{' or '['. Short for ordinary documents (no allocation).
   std::string open;
   bool expect_value = true;  // a value must start here; otherwise ',' or a close
+  // `"name" :` from `at` (blanks allowed before the name), reported as a key.
+  const auto read_member_name = [&] {
+    at = skip_space(text, at);
+    if (at >= text.size() || text[at] != '"') {
+      return false;
+    }
+    JsonString name{};
+    at = scan_string(text, at + 1, name);
+    if (at == npos) {
+      return false;
+    }
+    at = skip_space(text, at);
+    if (at >= text.size() || text[at] != ':') {
+      return false;
+    }
+    ++at;
+    return handler.key(name);
+  };
   while (true) {
     at = skip_space(text, at);
     if (at >= text.size()) {
@@ -84,24 +102,8 @@ bool read_json(std::string_view text, Handler& handler) {
       if (c == ',') {
         ++at;
         expect_value = true;
-        if (container == '{') {
-          at = skip_space(text, at);
-          if (at >= text.size() || text[at] != '"') {
-            return false;
-          }
-          JsonString name{};
-          at = scan_string(text, at + 1, name);
-          if (at == npos) {
-            return false;
-          }
-          at = skip_space(text, at);
-          if (at >= text.size() || text[at] != ':') {
-            return false;
-          }
-          ++at;
-          if (!handler.key(name)) {
-            return false;
-          }
+        if (container == '{' && !read_member_name()) {
+          return false;
         }
         continue;
       }
@@ -130,20 +132,7 @@ bool read_json(std::string_view text, Handler& handler) {
             }
             break;
           }
-          if (at >= text.size() || text[at] != '"') {
-            return false;
-          }
-          JsonString name{};
-          at = scan_string(text, at + 1, name);
-          if (at == npos) {
-            return false;
-          }
-          at = skip_space(text, at);
-          if (at >= text.size() || text[at] != ':') {
-            return false;
-          }
-          ++at;
-          if (!handler.key(name)) {
+          if (!read_member_name()) {
             return false;
           }
           continue;  // the member's value

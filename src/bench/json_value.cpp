@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "source/utf8_encoding.h"
+
 namespace gpuport {
 
 namespace {
@@ -190,38 +192,14 @@ class Reader {
     }
     out = 0;
     for (int i = 0; i < 4; ++i) {
-      const char c = text_[at_++];
-      out <<= 4;
-      if (c >= '0' && c <= '9') {
-        out |= static_cast<std::uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        out |= static_cast<std::uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        out |= static_cast<std::uint32_t>(c - 'A' + 10);
-      } else {
-        --at_;
+      const int digit = hex_digit_value(text_[at_]);
+      if (digit < 0) {
         return fail("bad \\u escape");
       }
+      ++at_;
+      out = (out << 4) | static_cast<std::uint32_t>(digit);
     }
     return true;
-  }
-
-  static void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   }
 
   bool parse_string(std::string& out) {

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "source/utf8_encoding.h"
+
 namespace gpuport {
 namespace {
 
@@ -62,51 +64,12 @@ class NotebookReader {
   }
 
   // ---- scalars ---------------------------------------------------------------------------
-  static int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-      return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-      return c - 'A' + 10;
-    }
-    return -1;
-  }
-
   // Four hex digits at `pos`, or -1.
   long read_hex4(std::size_t pos) const {
     if (pos + 4 > m_text.size()) {
       return -1;
     }
-    long value = 0;
-    for (std::size_t i = 0; i < 4; ++i) {
-      const int digit = hex_value(m_text[pos + i]);
-      if (digit < 0) {
-        return -1;
-      }
-      value = value * 16 + digit;
-    }
-    return value;
-  }
-
-  static void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
+    return hex4_value(m_text.data() + pos);
   }
 
   // At '"': reads the string, decoding escapes into *out when out is not null.

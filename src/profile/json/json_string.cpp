@@ -4,49 +4,10 @@
 
 #include "profile/json/char_search.h"
 #include "profile/json/json_reader.h"
+#include "source/utf8_encoding.h"
 
 namespace gpuport::json {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-// Four hex digits, or -1.
-long hex4(const char* p) {
-  long value = 0;
-  for (int i = 0; i < 4; ++i) {
-    const int digit = hex_value(p[i]);
-    if (digit < 0)
-      return -1;
-    value = value * 16 + digit;
-  }
-  return value;
-}
-
-void append_utf8(std::string& out, unsigned long code) {
-  if (code < 0x80) {
-    out += static_cast<char>(code);
-  } else if (code < 0x800) {
-    out += static_cast<char>(0xC0 | (code >> 6));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else if (code < 0x10000) {
-    out += static_cast<char>(0xE0 | (code >> 12));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code >> 18));
-    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code & 0x3F));
-  }
-}
 
 constexpr unsigned long k_replacement_character = 0xFFFD;
 
@@ -158,16 +119,17 @@ bool JsonReader::append_escape(std::size_t& cursor) {
       decoded = '\t';
       break;
     case 'u': {
-      const long code = have >= 6 ? hex4(p + 2) : -1;
+      const long code = have >= 6 ? hex4_value(p + 2) : -1;
       if (code < 0) {
         fail(m_base + cursor, "invalid \\u escape (four hex digits expected)");
         return false;
       }
       cursor += 6;
       if (code >= 0xD800 && code <= 0xDBFF && have >= 12 && p[6] == '\\' && p[7] == 'u') {
-        const long low = hex4(p + 8);
+        const long low = hex4_value(p + 8);
         if (low >= 0xDC00 && low <= 0xDFFF) {
-          append_utf8(m_scratch, 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00));
+          append_utf8(m_scratch, static_cast<std::uint32_t>(0x10000 + ((code - 0xD800) << 10) +
+                                                            (low - 0xDC00)));
           cursor += 6;
           return true;
         }
@@ -175,7 +137,7 @@ bool JsonReader::append_escape(std::size_t& cursor) {
       // A lone surrogate has no UTF-8 form.
       const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
       append_utf8(m_scratch,
-                  surrogate ? k_replacement_character : static_cast<unsigned long>(code));
+                  static_cast<std::uint32_t>(surrogate ? k_replacement_character : code));
       return true;
     }
     default:
