@@ -43,6 +43,9 @@ bool is_solver_call(std::string_view callee) {
 }  // namespace
 
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
+  if (index >= ts.tokens.size()) {
+    return k_no_token;  // k_no_token itself, from a failed look-up
+  }
   std::size_t depth = 0;
   std::size_t i = index;
   for (std::size_t steps = 0; steps < k_max_look_back; ++steps) {

@@ -1,6 +1,8 @@
 // Comment-skipping neighbours, bracket matching and argument splitting over a token stream.
 #include "hipify/token_walk.h"
 
+#include <algorithm>
+
 namespace gpuport {
 
 namespace {
@@ -43,6 +45,7 @@ BracketSide bracket_of(const TokenStream& ts, const Token& token) {
 }  // namespace
 
 std::size_t prev_code(const TokenStream& ts, std::size_t i) {
+  i = std::min(i, ts.tokens.size());  // from past the end (k_no_token too): the last token
   while (i > 0) {
     --i;
     if (ts.tokens[i].kind != TokenKind::Comment) {

@@ -106,4 +106,75 @@ inline std::size_t find(std::string_view hay, std::string_view needle, std::size
   return std::string_view::npos;
 }
 
+// The first byte at or after p (before end) that cannot continue an identifier: identifiers are
+// [A-Za-z0-9_] and bytes >= 0x80, plus '$' when `dollar` (C and C++ accept it). 16 bytes at a time
+// where SSE2 is available: no loop, and so no mispredicted loop exit, for the usual short name.
+template <bool dollar>
+inline const char* ident_end(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i digit_bias = _mm_set1_epi8(static_cast<char>(-'0' - 128));
+  const __m128i digit_limit = _mm_set1_epi8(static_cast<char>(10 - 128));
+  const __m128i letter_bias = _mm_set1_epi8(static_cast<char>(-'a' - 128));
+  const __m128i letter_limit = _mm_set1_epi8(static_cast<char>(26 - 128));
+  const __m128i case_bit = _mm_set1_epi8(0x20);
+  const __m128i underscore = _mm_set1_epi8('_');
+  const __m128i dollar_sign = _mm_set1_epi8('$');
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Unsigned range tests as signed compares after moving the range to the bottom.
+    const __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(x, digit_bias), digit_limit);
+    const __m128i letter =
+        _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(x, case_bit), letter_bias), letter_limit);
+    __m128i ident =
+        _mm_or_si128(_mm_or_si128(digit, letter),
+                     _mm_or_si128(_mm_cmplt_epi8(x, zero), _mm_cmpeq_epi8(x, underscore)));
+    if constexpr (dollar) {
+      ident = _mm_or_si128(ident, _mm_cmpeq_epi8(x, dollar_sign));
+    }
+    const unsigned stops = ~static_cast<unsigned>(_mm_movemask_epi8(ident)) & 0xFFFFu;
+    if (stops != 0) {
+      return p + __builtin_ctz(stops);
+    }
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    const bool ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_' || c >= 0x80 || (dollar && c == '$');
+    if (!ident) {
+      break;
+    }
+  }
+  return p;
+}
+
+// The first byte at or after p (before end) that is not ' ', '\t', '\v', '\f' or '\r'.
+inline const char* blank_end(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' ');
+  const __m128i tab = _mm_set1_epi8('\t');
+  const __m128i vertical_tab = _mm_set1_epi8('\v');
+  const __m128i form_feed = _mm_set1_epi8('\f');
+  const __m128i carriage_return = _mm_set1_epi8('\r');
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i blank = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(x, space), _mm_cmpeq_epi8(x, tab)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, vertical_tab), _mm_cmpeq_epi8(x, form_feed)),
+                     _mm_cmpeq_epi8(x, carriage_return)));
+    const unsigned stops = ~static_cast<unsigned>(_mm_movemask_epi8(blank)) & 0xFFFFu;
+    if (stops != 0) {
+      return p + __builtin_ctz(stops);
+    }
+    p += 16;
+  }
+#endif
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\v' || *p == '\f' || *p == '\r')) {
+    ++p;
+  }
+  return p;
+}
+
 }  // namespace gpuport::char_scan

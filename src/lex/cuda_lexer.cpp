@@ -126,10 +126,7 @@ void CudaLexer::run() {
     char c = *m_p;
     std::uint8_t cls = class_of(c);
     if ((cls & k_space) != 0) {
-      ++m_p;
-      while (m_p < m_end && (class_of(*m_p) & k_space) != 0) {
-        ++m_p;
-      }
+      m_p = char_scan::blank_end(m_p + 1, m_end);
       continue;
     }
     if ((cls & k_ident_start) != 0) {
@@ -207,10 +204,7 @@ void CudaLexer::run() {
 
 void CudaLexer::lex_identifier() {
   const char* start = m_p;
-  const char* p = m_p + 1;
-  while (p < m_end && (class_of(*p) & k_ident) != 0) {
-    ++p;
-  }
+  const char* p = char_scan::ident_end<true>(m_p + 1, m_end);
   m_p = p;
   std::size_t length = static_cast<std::size_t>(p - start);
   if (length <= 3 && p < m_end && (*p == '"' || *p == '\'')) {

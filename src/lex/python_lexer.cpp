@@ -46,9 +46,6 @@ bool is_digit(unsigned char c) {
 bool is_ident_char(unsigned char c) {
   return (k_classes[c] & (k_class_ident | k_class_digit)) != 0;
 }
-bool is_blank(unsigned char c) {
-  return (k_classes[c] & k_class_blank) != 0;
-}
 bool is_hex_or_sep(unsigned char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '_';
 }
@@ -137,10 +134,7 @@ class PythonLexer {
         case '\f':
         case '\v':
         case '\r':
-          ++m_pos;
-          while (m_pos < n && is_blank(static_cast<unsigned char>(m_src[m_pos]))) {
-            ++m_pos;
-          }
+          m_pos = offset_of(char_scan::blank_end(m_src.data() + m_pos + 1, m_src.data() + n));
           continue;
         case '\n':
           end_physical_line();
@@ -173,6 +167,10 @@ class PythonLexer {
   void compute_line_starts() {
     m_out.line_starts.push_back(0);
     char_scan::append_line_starts(m_src, 0, m_out.line_starts);
+  }
+
+  std::uint32_t offset_of(const char* p) const {
+    return static_cast<std::uint32_t>(p - m_src.data());
   }
 
   void emit(std::uint32_t begin, std::uint32_t end, TokenKind kind, std::uint32_t line,
@@ -345,10 +343,8 @@ class PythonLexer {
 
   void lex_name() {
     const std::uint32_t n = static_cast<std::uint32_t>(m_src.size());
-    std::uint32_t p = m_pos;
-    while (p < n && is_ident_char(static_cast<unsigned char>(m_src[p]))) {
-      ++p;
-    }
+    const std::uint32_t p =
+        offset_of(char_scan::ident_end<false>(m_src.data() + m_pos, m_src.data() + n));
     if (p < n && (m_src[p] == '"' || m_src[p] == '\'') &&
         is_string_prefix(m_src.substr(m_pos, p - m_pos))) {
       lex_string(m_pos, p);

@@ -76,15 +76,17 @@ std::optional<Tier> highest_tier(const ScanResult& result) {
 }
 
 std::vector<RuleCount> findings_by_rule(const ScanResult& result) {
-  std::map<std::uint16_t, std::uint64_t> counts;
+  std::vector<std::uint64_t> counts(rule_catalog().size());
   for (const Finding& finding : result.findings) {
-    if (rule_of(finding) != nullptr) {
+    if (finding.rule < counts.size()) {
       ++counts[finding.rule];
     }
   }
   std::vector<RuleCount> rows;
-  for (const auto& [index, count] : counts) {
-    rows.push_back({&rule_catalog()[index], index, count});
+  for (std::size_t index = 0; index < counts.size(); ++index) {
+    if (counts[index] > 0) {
+      rows.push_back({&rule_catalog()[index], static_cast<std::uint16_t>(index), counts[index]});
+    }
   }
   std::sort(rows.begin(), rows.end(), [](const RuleCount& a, const RuleCount& b) {
     if (a.rule->tier != b.rule->tier) {

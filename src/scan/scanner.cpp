@@ -132,6 +132,23 @@ void sort_within_file(FileAnalysis& analysis) {
   sort_within_file<WarningOrder>(analysis.warnings);
 }
 
+template <typename Order, typename T>
+bool all_name(const std::vector<T>& items, const std::string& path) {
+  return std::all_of(items.begin(), items.end(),
+                     [&](const T& item) { return Order::file(item) == path; });
+}
+
+// True when every item of the analysis names `path`: then the files' lists, each sorted within
+// the file, concatenate in path order into sorted lists, and the end of the scan checks nothing.
+bool names_only(const FileAnalysis& analysis, const std::string& path) {
+  return all_name<FindingOrder>(analysis.findings, path) &&
+         all_name<KernelOrder>(analysis.kernels, path) &&
+         all_name<LaunchOrder>(analysis.launches, path) &&
+         all_name<ArtifactOrder>(analysis.artifacts, path) &&
+         all_name<AmdPathOrder>(analysis.amd_path, path) &&
+         all_name<WarningOrder>(analysis.warnings, path);
+}
+
 template <typename T>
 void append(std::vector<T>& to, std::vector<T>& from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
@@ -143,7 +160,9 @@ class Collector {
   explicit Collector(ScanResult& result) : m_result(result) {}
 
   void add_file(const DiscoveredFile& file, std::uint64_t bytes, FileAnalysis&& analysis) {
+    const bool own_items = names_only(analysis, file.path);
     std::lock_guard lock(m_mutex);
+    m_all_own_items = m_all_own_items && own_items;
     LanguageStats& stats = m_result.languages[file.language];
     stats.files += 1;
     stats.bytes += bytes;
@@ -192,13 +211,17 @@ class Collector {
       analysis = FileAnalysis{};
     }
     m_files.clear();
-    append(m_result.warnings, m_walk_warnings);
-    ensure_sorted<FindingOrder>(m_result.findings);
-    ensure_sorted<KernelOrder>(m_result.kernels);
-    ensure_sorted<LaunchOrder>(m_result.launches);
-    ensure_sorted<ArtifactOrder>(m_result.artifacts);
-    ensure_sorted<AmdPathOrder>(m_result.amd_path);
-    ensure_sorted<WarningOrder>(m_result.warnings);
+    if (!m_all_own_items) {
+      ensure_sorted<FindingOrder>(m_result.findings);
+      ensure_sorted<KernelOrder>(m_result.kernels);
+      ensure_sorted<LaunchOrder>(m_result.launches);
+      ensure_sorted<ArtifactOrder>(m_result.artifacts);
+      ensure_sorted<AmdPathOrder>(m_result.amd_path);
+    }
+    if (!m_all_own_items || !m_walk_warnings.empty()) {
+      append(m_result.warnings, m_walk_warnings);
+      ensure_sorted<WarningOrder>(m_result.warnings);
+    }
     sort_by(m_result.skipped, [](const SkippedEntry& s) { return std::tie(s.path); });
   }
 
@@ -231,6 +254,7 @@ class Collector {
   ScanResult& m_result;
   std::vector<CollectedFile> m_files;
   std::vector<FileWarning> m_walk_warnings;
+  bool m_all_own_items = true;  // every file's items name that file (see names_only)
 };
 
 }  // namespace
@@ -286,6 +310,9 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
   ScanResult result;
   result.root = root;
   Collector collector(result);
+  // The reader opens each file anyway: its size comes from there, one stat fewer per file.
+  WalkOptions walk = options.walk;
+  walk.sizes_from_reader = true;
 
   WalkCallbacks callbacks;
   callbacks.on_file = [&](const DiscoveredFile& file) {
@@ -307,6 +334,10 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       }
       std::string_view data = contents->bytes();
       bytes = data.size();
+      if (!file.size_known && bytes > walk.max_file_size) {
+        collector.add_skip({file.path, SkipReason::TooLarge, bytes, {}});
+        return;
+      }
       if (looks_binary(data.substr(0, k_binary_probe_bytes))) {
         collector.add_skip({file.path, SkipReason::Binary, bytes, "NUL byte in the first block"});
         return;
@@ -325,7 +356,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     collector.add_warning({error.path, 0, 0, error.message});
   };
 
-  auto walked = walk_tree(fs, root, options.walk, callbacks);
+  auto walked = walk_tree(fs, root, walk, callbacks);
   if (!walked) {
     return tl::unexpected(walked.error());
   }

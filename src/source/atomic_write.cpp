@@ -1,4 +1,5 @@
-// AtomicFile and write_file_atomically: mkstemp in the target's directory, write, fsync, rename.
+// AtomicFile and write_file_atomically: mkstemp in the target's directory, write, fsync (unless
+// regenerable), rename.
 #include "source/atomic_write.h"
 
 #include <fcntl.h>
@@ -62,13 +63,14 @@ bool write_all(int fd, std::string_view bytes) {
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::string path, std::string temp, int fd)
-    : m_path(std::move(path)), m_temp(std::move(temp)), m_fd(fd) {}
+AtomicFile::AtomicFile(std::string path, std::string temp, int fd, Durability durability)
+    : m_path(std::move(path)), m_temp(std::move(temp)), m_fd(fd), m_durability(durability) {}
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : m_path(std::move(other.m_path)),
       m_temp(std::move(other.m_temp)),
       m_fd(std::exchange(other.m_fd, -1)),
+      m_durability(other.m_durability),
       m_written(other.m_written),
       m_flushed(other.m_flushed) {}
 
@@ -78,6 +80,7 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
     m_path = std::move(other.m_path);
     m_temp = std::move(other.m_temp);
     m_fd = std::exchange(other.m_fd, -1);
+    m_durability = other.m_durability;
     m_written = other.m_written;
     m_flushed = other.m_flushed;
   }
@@ -96,7 +99,8 @@ void AtomicFile::abandon() {
   }
 }
 
-tl::expected<AtomicFile, IoError> AtomicFile::create(const std::string& path) {
+tl::expected<AtomicFile, IoError> AtomicFile::create(const std::string& path,
+                                                     Durability durability) {
   if (path.empty() || path.back() == '/') {
     return tl::unexpected(error_for(path, EISDIR));
   }
@@ -107,7 +111,7 @@ tl::expected<AtomicFile, IoError> AtomicFile::create(const std::string& path) {
   if (fd < 0) {
     return tl::unexpected(error_for(path, errno));
   }
-  AtomicFile file(path, std::string(temp.data()), fd);
+  AtomicFile file(path, std::string(temp.data()), fd, durability);
   struct stat existing {};
   const mode_t mode = ::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)
                           ? (existing.st_mode & 07777)
@@ -129,7 +133,7 @@ tl::expected<void, IoError> AtomicFile::write(std::string_view bytes) {
 #if defined(__linux__)
   // Start writing large outputs back while the rest is produced, so that commit()'s fsync
   // waits only for the tail (a 100 MB report otherwise spends a fifth of a second there).
-  if (m_written - m_flushed >= k_writeback_chunk) {
+  if (m_durability == Durability::Synced && m_written - m_flushed >= k_writeback_chunk) {
     ::sync_file_range(m_fd, static_cast<off_t>(m_flushed),
                       static_cast<off_t>(m_written - m_flushed), SYNC_FILE_RANGE_WRITE);
     m_flushed = m_written;
@@ -142,7 +146,7 @@ tl::expected<void, IoError> AtomicFile::commit() {
   if (m_fd < 0) {
     return tl::unexpected(error_for(m_path, EBADF));
   }
-  if (::fsync(m_fd) != 0) {
+  if (m_durability == Durability::Synced && ::fsync(m_fd) != 0) {
     const int error = errno;
     abandon();
     return tl::unexpected(error_for(m_path, error));
@@ -158,6 +162,9 @@ tl::expected<void, IoError> AtomicFile::commit() {
     const int error = errno;
     ::unlink(m_temp.c_str());
     return tl::unexpected(error_for(m_path, error));
+  }
+  if (m_durability != Durability::Synced) {
+    return {};
   }
   // Make the rename itself durable; a failure here leaves a complete file, so it is not an error.
   const int directory_fd = ::open(directory_of(m_path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

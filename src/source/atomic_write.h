@@ -11,13 +11,21 @@
 
 namespace gpuport {
 
+// Whether commit() waits until the bytes are on the disk before the rename. Either way a reader
+// sees the old file or the whole new one; Synced also keeps the new one through a power cut.
+// A report the same command writes again can skip the wait, which for a 100 MB report is a
+// seventh of a second; a file that replaces a user's source must not.
+enum class Durability : std::uint8_t { Synced, Regenerable };
+
 // A file written in pieces to a temporary file beside `path` and renamed over `path` by
-// commit(), after flushing it to disk. Destroyed without a successful commit(), it removes the
-// temporary file and leaves `path` as it was. Errors name `path` with a strerror-style message.
-// A new file gets the usual 0666 & ~umask permissions; an existing file keeps its permissions.
+// commit(), after flushing it to disk (Durability::Synced). Destroyed without a successful
+// commit(), it removes the temporary file and leaves `path` as it was. Errors name `path` with a
+// strerror-style message. A new file gets the usual 0666 & ~umask permissions; an existing file
+// keeps its permissions.
 class AtomicFile {
  public:
-  static tl::expected<AtomicFile, IoError> create(const std::string& path);
+  static tl::expected<AtomicFile, IoError> create(const std::string& path,
+                                                  Durability durability = Durability::Synced);
   AtomicFile(AtomicFile&& other) noexcept;
   AtomicFile& operator=(AtomicFile&& other) noexcept;
   AtomicFile(const AtomicFile&) = delete;
@@ -28,12 +36,13 @@ class AtomicFile {
   tl::expected<void, IoError> commit();
 
  private:
-  AtomicFile(std::string path, std::string temp, int fd);
+  AtomicFile(std::string path, std::string temp, int fd, Durability durability);
   void abandon();
 
   std::string m_path;
   std::string m_temp;
   int m_fd = -1;
+  Durability m_durability = Durability::Synced;
   std::uint64_t m_written = 0;  // bytes written so far
   std::uint64_t m_flushed = 0;  // bytes whose write-back has been started
 };

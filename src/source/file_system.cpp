@@ -54,9 +54,10 @@ class FdGuard {
   int m_fd;
 };
 
-// Reads until end of file; `expected_size` only sizes the first allocation. The buffer is not
-// zeroed first (std::string::resize would), since read() overwrites what is used.
-tl::expected<FileContents, int> read_all(int fd, std::size_t expected_size) {
+// Reads until end of file, or for a regular file (`known_size`) until its size as fstat gave it,
+// which saves the read() that would only return 0. `expected_size` sizes the first allocation.
+// The buffer is not zeroed first (std::string::resize would), since read() overwrites it.
+tl::expected<FileContents, int> read_all(int fd, std::size_t expected_size, bool known_size) {
   std::size_t capacity = expected_size + 1;
   auto buffer = std::make_unique_for_overwrite<char[]>(capacity);
   std::size_t used = 0;
@@ -79,6 +80,9 @@ tl::expected<FileContents, int> read_all(int fd, std::size_t expected_size) {
       break;
     }
     used += static_cast<std::size_t>(got);
+    if (known_size && used == expected_size) {
+      break;
+    }
   }
   return FileContents::from_buffer(std::move(buffer), used);
 }
@@ -340,7 +344,7 @@ tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path
     }
     // Some file systems cannot map; reading still works.
   }
-  auto contents = read_all(fd.get(), S_ISREG(st.st_mode) ? size : 0);
+  auto contents = read_all(fd.get(), S_ISREG(st.st_mode) ? size : 0, S_ISREG(st.st_mode));
   if (!contents) {
     return tl::unexpected(error_from_errno(path, contents.error()));
   }

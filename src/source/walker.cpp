@@ -214,6 +214,16 @@ class Walk {
         ++m_ignored;
         continue;
       }
+      if (!is_link && type == EntryType::File && m_options.sizes_from_reader) {
+        const Language language = detect_language(path);
+        if (language != Language::Other && language != Language::Artifact) {
+          if (m_callbacks.on_file) {
+            m_callbacks.on_file(
+                DiscoveredFile{std::move(path), std::move(disk_path), 0, language, false});
+          }
+          continue;
+        }
+      }
       const auto status = m_fs.status(disk_path, is_link);
       if (!status) {
         skip(std::move(path), SkipReason::Unreadable, 0, status.error().message);

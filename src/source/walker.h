@@ -24,6 +24,10 @@ struct WalkOptions {
   std::vector<std::string> excludes;  // gitignore-syntax globs from --exclude
   std::uint64_t max_file_size = k_default_max_file_size;
   unsigned jobs = 1;  // worker threads; callbacks run on them
+  // For a caller that opens every file it is given and can learn the size there: a regular file
+  // of a language with a reader (not Other, not Artifact) is then reported without a stat of its
+  // own (size_known false), and applying max_file_size to it is the caller's job.
+  bool sizes_from_reader = false;
 };
 
 struct DiscoveredFile {
@@ -31,6 +35,7 @@ struct DiscoveredFile {
   std::string disk_path;  // what to pass to FileSystem::read
   std::uint64_t size = 0;
   Language language = Language::Other;
+  bool size_known = true;  // false: see WalkOptions::sizes_from_reader
 };
 
 enum class SkipReason : std::uint8_t {

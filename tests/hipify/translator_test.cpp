@@ -153,7 +153,10 @@ TEST(TranslatorCallContext, FindsTheEnclosingCallAcrossNestedParentheses) {
   EXPECT_EQ(tokens.text(tokens.tokens[enclosing_call(tokens, index_of("c"))]), "f");  // (c + d)
   lex_cuda("if (x) { y = CUBLAS_OP_N; }", tokens);
   EXPECT_EQ(enclosing_call(tokens, index_of("CUBLAS_OP_N")), k_no_token);
+  // "f" is not in this stream: the failed look-up's k_no_token is no call (it read before the
+  // token buffer once, and failed one run in a hundred).
   EXPECT_EQ(enclosing_call(tokens, index_of("f")), k_no_token);
+  EXPECT_EQ(enclosing_call(tokens, tokens.tokens.size()), k_no_token);
 }
 
 TEST(TranslatorWarnings, FindingsTheTranslationFixesAreResolvedNotWarned) {

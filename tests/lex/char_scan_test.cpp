@@ -69,5 +69,59 @@ TEST(CharScan, FindMatchesStringViewFind) {
   EXPECT_EQ(char_scan::find("ab", "abc"), std::string_view::npos);
 }
 
+// The plain per-byte rules the vectorised run scanners must agree with, for every byte value.
+bool plain_ident_byte(unsigned char c, bool dollar) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c >= 0x80 || (dollar && c == '$');
+}
+bool plain_blank_byte(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+template <typename Scan, typename Plain>
+void expect_run_end_matches(Scan scan, Plain plain) {
+  for (int stop = 0; stop < 256; ++stop) {
+    // A run of `run` accepted bytes, the byte under test, then more accepted bytes: the answer
+    // is `run` exactly when the byte under test ends runs.
+    for (std::size_t run : {0u, 1u, 5u, 15u, 16u, 17u, 40u}) {
+      std::string text(run, 'a');
+      text.push_back(static_cast<char>(stop));
+      text.append(20, 'b');
+      const char* end = scan(text.data(), text.data() + text.size());
+      const std::size_t expected = plain(static_cast<unsigned char>(stop)) ? text.size() : run;
+      EXPECT_EQ(static_cast<std::size_t>(end - text.data()), expected) << stop << " " << run;
+    }
+  }
+}
+
+TEST(CharScan, IdentEndStopsAtEveryByteThePlainRuleRejects) {
+  expect_run_end_matches(char_scan::ident_end<true>,
+                         [](unsigned char c) { return plain_ident_byte(c, true); });
+  expect_run_end_matches(char_scan::ident_end<false>,
+                         [](unsigned char c) { return plain_ident_byte(c, false); });
+  // Names are runs of mixed classes; the end of the text ends a run.
+  const std::string name = "__shfl_xor_sync$x9\xc3\xa9_";
+  EXPECT_EQ(char_scan::ident_end<true>(name.data(), name.data() + name.size()),
+            name.data() + name.size());
+  EXPECT_EQ(char_scan::ident_end<false>(name.data(), name.data() + name.size()), name.data() + 15);
+}
+
+TEST(CharScan, BlankEndStopsAtEveryByteThePlainRuleRejects) {
+  expect_run_end_matches(
+      [](const char* p, const char* end) {
+        // The run under test is blanks, not letters: map the fill bytes.
+        std::string copy(p, end);
+        for (char& c : copy) {
+          c = c == 'a' || c == 'b' ? ' ' : c;
+        }
+        return p + (char_scan::blank_end(copy.data(), copy.data() + copy.size()) - copy.data());
+      },
+      [](unsigned char c) { return plain_blank_byte(c) || c == 'a' || c == 'b'; });
+  const std::string indent = " \t \r\f\v                 x";
+  EXPECT_EQ(char_scan::blank_end(indent.data(), indent.data() + indent.size()),
+            indent.data() + indent.size() - 1);
+  EXPECT_EQ(char_scan::blank_end(indent.data(), indent.data()), indent.data());
+}
+
 }  // namespace
 }  // namespace gpuport

@@ -1,6 +1,7 @@
 // The streamed JSON and SARIF writers produce exactly the bytes of the document-tree writers they
 // replaced, on real scans and on results full of awkward strings and numbers.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -143,6 +144,35 @@ TEST(JsonWriter, NestsAndStreamsThroughASmallSink) {
             "{\n  \"a\": [\n    1,\n    {},\n    [],\n    null,\n    true\n  ],\n"
             "  \"s\": \"x\\\"y\"\n}\n");
   EXPECT_EQ(sink.chunks, 1);
+}
+
+// Every string length from 0 to 40 with one special byte (control, quote, backslash, a byte of
+// a UTF-8 sequence, a stray 0x80) at every position, and without one: the same bytes as the JSON
+// library's escaping. The writer checks short strings a word at a time and long ones 16 bytes at
+// a time, with an overlapping last block, so each length and position takes a different path.
+TEST(JsonWriter, EscapesLikeTheLibraryAtEveryLengthAndPosition) {
+  const std::string specials[] = {
+      std::string(1, '\x01'), "\n", "\"", "\\", "\x1f", "\xc3\xa9", "\x7f", " "};
+  for (std::size_t length = 0; length <= 40; ++length) {
+    for (const std::string& special : specials) {
+      for (std::size_t at = 0; at <= length; ++at) {
+        std::string text(length, 'a');
+        text.insert(at, special);
+        StringSink sink;
+        JsonWriter w(sink);
+        w.value(text);
+        w.finish();
+        EXPECT_EQ(sink.text(), nlohmann::json(text).dump() + "\n")
+            << length << " " << at << " " << static_cast<int>(special[0]);
+      }
+    }
+  }
+  // A stray continuation byte is not UTF-8: the writer repairs it like the text writers do.
+  StringSink sink;
+  JsonWriter w(sink);
+  w.value(std::string("abcdefgh\x80ijklmnopqrstu"));
+  w.finish();
+  EXPECT_EQ(sink.text(), "\"abcdefgh\xef\xbf\xbdijklmnopqrstu\"\n");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Tests for write_file_atomically(): complete files on success, nothing left behind on failure.
+// Tests for write_file_atomically() and AtomicFile: complete files on success, nothing left behind
+// on failure.
 #include "source/atomic_write.h"
 
 #include <sys/stat.h>
@@ -50,6 +51,35 @@ TEST(AtomicWrite, WritesLargeAndEmptyContents) {
   ASSERT_TRUE(write_file_atomically(dir.str() + "/empty", "").has_value());
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "empty"));
   EXPECT_EQ(std::filesystem::file_size(dir.path() / "empty"), 0u);
+}
+
+// A regenerable file skips only the wait for the disk: written in pieces past the write-back
+// chunk, it replaces the old file whole, abandoning one leaves the old file, and no temporary
+// file stays behind.
+TEST(AtomicWrite, RegenerableFilesAreReplacedWholeAndAbandonedCleanly) {
+  TempDir dir;
+  const std::string path = dir.str() + "/scan.json";
+  dir.write("scan.json", "old report");
+  const std::string piece(3 * 1024 * 1024, 'r');
+  {
+    auto abandoned = AtomicFile::create(path, Durability::Regenerable);
+    ASSERT_TRUE(abandoned.has_value());
+    ASSERT_TRUE(abandoned->write(piece).has_value());
+  }
+  EXPECT_EQ(slurp(path), "old report");
+  EXPECT_EQ(entry_count(dir.path()), 1u);
+
+  auto file = AtomicFile::create(path, Durability::Regenerable);
+  ASSERT_TRUE(file.has_value());
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(file->write(piece).has_value());
+  }
+  ASSERT_TRUE(file->write("end").has_value());
+  ASSERT_TRUE(file->commit().has_value());
+  const std::string written = slurp(path);
+  EXPECT_EQ(written.size(), 4 * piece.size() + 3);
+  EXPECT_TRUE(written.ends_with("rrend"));
+  EXPECT_EQ(entry_count(dir.path()), 1u);
 }
 
 TEST(AtomicWrite, KeepsPermissionsOfAnExistingFile) {

@@ -288,6 +288,29 @@ TEST(Walker, SizeLimitSkipsLargeFilesButNeverArtifacts) {
   EXPECT_EQ(record.skipped.at("big.cu").size, 101u);
 }
 
+// With sizes_from_reader, files the caller reads come without a stat and without the size
+// limit (the reader applies it); files it only counts (Other, artifacts) still get their size.
+TEST(Walker, SizesFromReaderLeaveReadFilesToTheCaller) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/big.cu", std::string(101, 'x'));
+  fs.add_file("repo/notes.bin", std::string(300, 'x'));
+  fs.add_file("repo/model.engine", std::string(5000, '\0'));
+  fs.add_symlink("repo/link.cu", "big.cu");
+  WalkOptions options;
+  options.max_file_size = 100;
+  options.sizes_from_reader = true;
+  const WalkRecord record = walk(fs, "repo", options);
+  ASSERT_TRUE(record.ok);
+  EXPECT_EQ(record.paths(), (Paths{"big.cu", "model.engine"}));
+  EXPECT_FALSE(record.files.at("big.cu").size_known);
+  EXPECT_EQ(record.files.at("big.cu").size, 0u);
+  EXPECT_EQ(record.files.at("big.cu").language, Language::Cuda);
+  EXPECT_TRUE(record.files.at("model.engine").size_known);
+  EXPECT_EQ(record.files.at("model.engine").size, 5000u);
+  EXPECT_EQ(record.skip_reason("notes.bin"), "too_large");  // Other: stat-ed, limit applies
+  EXPECT_EQ(record.skip_reason("link.cu"), "symlink");
+}
+
 TEST(Walker, SymlinksAreSkippedByDefault) {
   MemoryFileSystem fs;
   fs.add_file("repo/src/a.cu", "");
