@@ -6,12 +6,23 @@ namespace gpuport {
 
 void analyze_python(const std::string& path, const TokenStream& tokens, const PythonFacts& facts,
                     FileAnalysis& out) {
+  thread_local std::vector<PythonString> strings;  // reused: no allocation per file
+  collect_python_strings(tokens, strings);
   check_python_frameworks(path, tokens, facts, out);
-  check_python_build(path, tokens, facts, out);
-  check_python_deploy(path, tokens, out);
-  check_python_artifacts(path, tokens, out);
+  check_python_build(path, tokens, facts, strings, out);
+  check_python_deploy(path, tokens, strings, out);
+  check_python_artifacts(path, tokens, strings, out);
   if (base_name(path) == "setup.py") {
     check_python_requirements(path, tokens, out);
+  }
+}
+
+void collect_python_strings(const TokenStream& tokens, std::vector<PythonString>& out) {
+  out.clear();
+  for (const Token& token : tokens.tokens) {
+    if (token.kind == TokenKind::String) {
+      out.push_back({&token, python_string_content(tokens.text(token))});
+    }
   }
 }
 

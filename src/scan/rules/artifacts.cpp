@@ -26,13 +26,15 @@ bool names_binary_file(std::string_view content) {
 
 }  // namespace
 
-void check_python_artifacts(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
+void check_python_artifacts(const std::string& path, const TokenStream& tokens,
+                            std::span<const PythonString> strings, FileAnalysis& out) {
   std::uint32_t last_line = 0;
-  for (const Token& token : tokens.tokens) {
-    if (token.kind != TokenKind::String || token.line == last_line) {
+  for (const PythonString& string : strings) {
+    const Token& token = *string.token;
+    if (token.line == last_line) {
       continue;
     }
-    std::string_view content = python_string_content(tokens.text(token));
+    const std::string_view content = string.content;
     if (content.size() <= 512 && names_binary_file(content)) {
       last_line = token.line;
       out.findings.push_back(

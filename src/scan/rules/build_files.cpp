@@ -234,7 +234,8 @@ void check_cmake(const std::string& path, std::span<const ConfigLine> lines, Fil
 }
 
 void check_python_build(const std::string& path, const TokenStream& tokens,
-                        const PythonFacts& facts, FileAnalysis& out) {
+                        const PythonFacts& facts, std::span<const PythonString> strings,
+                        FileAnalysis& out) {
   bool load_imported = false;
   bool torch_imported = false;
   for (const PythonImport& import : facts.imports) {
@@ -243,18 +244,20 @@ void check_python_build(const std::string& path, const TokenStream& tokens,
         load_imported || (import.module == "torch.utils.cpp_extension" && import.name == "load");
   }
   std::uint32_t last_option_line = 0;
+  for (const PythonString& string : strings) {
+    const Token& token = *string.token;
+    if (token.line != last_option_line && is_nvcc_option(string.content)) {
+      last_option_line = token.line;
+      out.findings.push_back(make_finding("GP-BUILD-007", path, tokens, token,
+                                          std::string(string.content.substr(0, 64))));
+    }
+  }
+  if (!torch_imported) {
+    return;  // CUDAExtension, load_inline and load come from torch
+  }
   for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
     const Token& token = tokens.tokens[i];
-    if (token.kind == TokenKind::String) {
-      std::string_view content = python_string_content(tokens.text(token));
-      if (token.line != last_option_line && is_nvcc_option(content)) {
-        last_option_line = token.line;
-        out.findings.push_back(
-            make_finding("GP-BUILD-007", path, tokens, token, std::string(content.substr(0, 64))));
-      }
-      continue;
-    }
-    if (token.kind != TokenKind::Identifier || !torch_imported) {
+    if (token.kind != TokenKind::Identifier) {
       continue;
     }
     std::string_view text = tokens.text(token);

@@ -269,13 +269,12 @@ void check_deploy(const std::string& path, Language language, std::span<const Co
   }
 }
 
-void check_python_deploy(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
+void check_python_deploy(const std::string& path, const TokenStream& tokens,
+                         std::span<const PythonString> strings, FileAnalysis& out) {
   std::uint32_t last_smi = 0;
-  for (const Token& token : tokens.tokens) {
-    if (token.kind != TokenKind::String) {
-      continue;
-    }
-    std::string_view content = python_string_content(tokens.text(token));
+  for (const PythonString& string : strings) {
+    const Token& token = *string.token;
+    std::string_view content = string.content;
     while (!content.empty() && content.front() == ' ') {
       content.remove_prefix(1);
     }

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lex/config_reader.h"
 #include "lex/python_lexer.h"
@@ -77,6 +78,15 @@ std::optional<ImageRef> parse_image(std::string_view text);
 
 // ---- Families ----------------------------------------------------------------------------
 
+// A Python string literal: its token and its content (python_string_content of its text).
+struct PythonString {
+  const Token* token = nullptr;
+  std::string_view content;
+};
+// The string literals of a file in order, into `out` (cleared first): the three rule families
+// that read strings share this one pass over the tokens.
+void collect_python_strings(const TokenStream& tokens, std::vector<PythonString>& out);
+
 // FW and Python-side BUILD/ART/DEPLOY rules over one Python file.
 void check_python_frameworks(const std::string& path, const TokenStream& tokens,
                              const PythonFacts& facts, FileAnalysis& out);
@@ -84,16 +94,19 @@ void check_python_frameworks(const std::string& path, const TokenStream& tokens,
 void check_cmake(const std::string& path, std::span<const ConfigLine> lines, FileAnalysis& out);
 // BUILD-006/007 over Python tokens (setup.py, build scripts).
 void check_python_build(const std::string& path, const TokenStream& tokens,
-                        const PythonFacts& facts, FileAnalysis& out);
+                        const PythonFacts& facts, std::span<const PythonString> strings,
+                        FileAnalysis& out);
 // DEPLOY rules over Docker, shell and YAML lines.
 void check_deploy(const std::string& path, Language language, std::span<const ConfigLine> lines,
                   FileAnalysis& out);
 // DEPLOY-005/006 over Python string tokens (subprocess calls, os.environ keys).
-void check_python_deploy(const std::string& path, const TokenStream& tokens, FileAnalysis& out);
+void check_python_deploy(const std::string& path, const TokenStream& tokens,
+                         std::span<const PythonString> strings, FileAnalysis& out);
 // PKG rules over the string literals of a setup.py (install_requires, extras_require).
 void check_python_requirements(const std::string& path, const TokenStream& tokens,
                                FileAnalysis& out);
 // ART-004 over Python string tokens.
-void check_python_artifacts(const std::string& path, const TokenStream& tokens, FileAnalysis& out);
+void check_python_artifacts(const std::string& path, const TokenStream& tokens,
+                            std::span<const PythonString> strings, FileAnalysis& out);
 
 }  // namespace gpuport
