@@ -326,18 +326,19 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       // Engines and cubins are counted by size; their bytes are never read.
       analyze_artifact(file.path, file.size, analysis);
     } else {
-      auto contents = fs.read(file.disk_path);
+      auto contents =
+          fs.read(file.disk_path, file.size_known ? k_no_size_limit : walk.max_file_size);
       if (!contents) {
         collector.add_skip(
             {file.path, SkipReason::Unreadable, file.size, contents.error().message});
         return;
       }
-      std::string_view data = contents->bytes();
-      bytes = data.size();
-      if (!file.size_known && bytes > walk.max_file_size) {
-        collector.add_skip({file.path, SkipReason::TooLarge, bytes, {}});
+      if (contents->is_over_limit()) {
+        collector.add_skip({file.path, SkipReason::TooLarge, contents->size_over_limit(), {}});
         return;
       }
+      std::string_view data = contents->bytes();
+      bytes = data.size();
       if (looks_binary(data.substr(0, k_binary_probe_bytes))) {
         collector.add_skip({file.path, SkipReason::Binary, bytes, "NUL byte in the first block"});
         return;

@@ -206,6 +206,13 @@ FileContents FileContents::from_buffer(std::unique_ptr<char[]> bytes, std::size_
   return contents;
 }
 
+FileContents FileContents::over_limit(std::uint64_t size) {
+  FileContents contents;
+  contents.m_over_limit = true;
+  contents.m_over_limit_size = size;
+  return contents;
+}
+
 FileContents FileContents::from_mapping(void* address, std::size_t size) {
   FileContents contents;
   contents.m_mapping = address;
@@ -235,6 +242,8 @@ FileContents& FileContents::operator=(FileContents&& other) noexcept {
   } else {
     m_view = std::string_view(m_buffer);
   }
+  m_over_limit = std::exchange(other.m_over_limit, false);
+  m_over_limit_size = std::exchange(other.m_over_limit_size, 0);
   other.m_buffer.clear();
   other.m_view = {};
   return *this;
@@ -323,7 +332,8 @@ tl::expected<FileStatus, IoError> DiskFileSystem::status(const std::string& path
   return status;
 }
 
-tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path) const {
+tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path,
+                                                         std::uint64_t max_size) const {
   const FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) {
     return tl::unexpected(error_from_errno(path, errno));
@@ -336,6 +346,9 @@ tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path
     return tl::unexpected(error_from_errno(path, EISDIR));
   }
   const auto size = static_cast<std::size_t>(st.st_size);
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_size) {
+    return FileContents::over_limit(static_cast<std::uint64_t>(st.st_size));
+  }
   if (S_ISREG(st.st_mode) && size >= k_mmap_threshold) {
     void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
     if (address != MAP_FAILED) {
@@ -454,7 +467,8 @@ tl::expected<FileStatus, IoError> MemoryFileSystem::status(const std::string& pa
   return status;
 }
 
-tl::expected<FileContents, IoError> MemoryFileSystem::read(const std::string& path) const {
+tl::expected<FileContents, IoError> MemoryFileSystem::read(const std::string& path,
+                                                           std::uint64_t max_size) const {
   int budget = k_max_symlink_depth;
   const Resolved resolved = resolve_in(m_nodes, path, FollowLast::Yes, budget);
   if (resolved.error != 0) {
@@ -469,6 +483,9 @@ tl::expected<FileContents, IoError> MemoryFileSystem::read(const std::string& pa
   }
   if (node.unreadable) {
     return tl::unexpected(error_from_errno(path, EACCES));
+  }
+  if (node.contents.size() > max_size) {
+    return FileContents::over_limit(node.contents.size());
   }
   return FileContents::from_string(node.contents);
 }

@@ -47,6 +47,11 @@ class FileContents {
 
   std::string_view bytes() const { return m_view; }
 
+  // A regular file over the size limit given to FileSystem::read: no bytes, only its size.
+  static FileContents over_limit(std::uint64_t size);
+  bool is_over_limit() const { return m_over_limit; }
+  std::uint64_t size_over_limit() const { return m_over_limit_size; }
+
  private:
   void release();
   std::string m_buffer;
@@ -54,7 +59,11 @@ class FileContents {
   void* m_mapping = nullptr;
   std::size_t m_mapping_size = 0;
   std::string_view m_view;
+  bool m_over_limit = false;
+  std::uint64_t m_over_limit_size = 0;
 };
+
+inline constexpr std::uint64_t k_no_size_limit = UINT64_MAX;
 
 class FileSystem {
  public:
@@ -63,7 +72,14 @@ class FileSystem {
       const std::string& path) const = 0;
   // follow == false behaves like lstat.
   virtual tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const = 0;
-  virtual tl::expected<FileContents, IoError> read(const std::string& path) const = 0;
+  // The bytes of a file. A regular file over `max_size` bytes is not read: the result is then
+  // FileContents::over_limit(its size), so a size limit bounds memory even where the walker
+  // did not stat the file.
+  virtual tl::expected<FileContents, IoError> read(const std::string& path,
+                                                   std::uint64_t max_size) const = 0;
+  tl::expected<FileContents, IoError> read(const std::string& path) const {
+    return read(path, k_no_size_limit);
+  }
 };
 
 // The real disk: opendir/lstat/stat, mmap for files above a small size.
@@ -72,7 +88,9 @@ class DiskFileSystem final : public FileSystem {
   tl::expected<std::vector<DirEntry>, IoError> list_directory(
       const std::string& path) const override;
   tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const override;
-  tl::expected<FileContents, IoError> read(const std::string& path) const override;
+  using FileSystem::read;
+  tl::expected<FileContents, IoError> read(const std::string& path,
+                                           std::uint64_t max_size) const override;
 };
 
 // A tree in memory for tests. Paths use '/', e.g. "repo/src/a.cu".
@@ -86,7 +104,9 @@ class MemoryFileSystem final : public FileSystem {
   tl::expected<std::vector<DirEntry>, IoError> list_directory(
       const std::string& path) const override;
   tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const override;
-  tl::expected<FileContents, IoError> read(const std::string& path) const override;
+  using FileSystem::read;
+  tl::expected<FileContents, IoError> read(const std::string& path,
+                                           std::uint64_t max_size) const override;
 
  private:
   struct Node {

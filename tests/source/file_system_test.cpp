@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "temp_dir.h"
@@ -58,6 +59,36 @@ TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
   auto read_empty = fs.read(dir.str() + "/empty.cu");
   ASSERT_TRUE(read_empty.has_value());
   EXPECT_TRUE(read_empty->bytes().empty());
+}
+
+// A size limit given to read() stops at the file's size, before any byte is read or mapped; a
+// file at the limit is read whole. Both file systems agree.
+TEST(FileSystems, ReadWithALimitReportsOversizeFilesWithoutReadingThem) {
+  TempDir dir;
+  dir.write("at.cu", std::string(100, 'a'));
+  dir.write("over.cu", std::string(101, 'b'));
+  MemoryFileSystem memory;
+  memory.add_file("at.cu", std::string(100, 'a'));
+  memory.add_file("over.cu", std::string(101, 'b'));
+  DiskFileSystem disk;
+  for (const auto& [fs, root] : {std::pair<const FileSystem*, std::string>{&disk, dir.str() + "/"},
+                                 std::pair<const FileSystem*, std::string>{&memory, ""}}) {
+    auto at = fs->read(root + "at.cu", 100);
+    ASSERT_TRUE(at.has_value());
+    EXPECT_FALSE(at->is_over_limit());
+    EXPECT_EQ(at->bytes(), std::string(100, 'a'));
+    auto over = fs->read(root + "over.cu", 100);
+    ASSERT_TRUE(over.has_value());
+    EXPECT_TRUE(over->is_over_limit());
+    EXPECT_EQ(over->size_over_limit(), 101u);
+    EXPECT_TRUE(over->bytes().empty());
+    const FileContents moved = std::move(*over);
+    EXPECT_TRUE(moved.is_over_limit());
+    EXPECT_EQ(moved.size_over_limit(), 101u);
+    auto unlimited = fs->read(root + "over.cu");
+    ASSERT_TRUE(unlimited.has_value());
+    EXPECT_EQ(unlimited->bytes().size(), 101u);
+  }
 }
 
 TEST(DiskFileSystem, ErrorsCarryPathAndStrerrorText) {
