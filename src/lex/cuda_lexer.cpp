@@ -41,6 +41,10 @@ class CudaLexer {
     token.kind = kind;
     token.context = m_context;
     token.flags = static_cast<std::uint8_t>(flags | m_directive_flag);
+    if (kind == TokenKind::Identifier || kind == TokenKind::Number ||
+        kind == TokenKind::LaunchOpen || kind == TokenKind::DirectiveStart) {
+      m_out.anchors.push_back(static_cast<std::uint32_t>(m_out.tokens.size()));
+    }
     m_out.tokens.push_back(token);
     if (kind != TokenKind::Comment) {
       m_at_line_start = false;
@@ -207,7 +211,8 @@ void CudaLexer::lex_identifier() {
   const char* p = char_scan::ident_end<true>(m_p + 1, m_end);
   m_p = p;
   std::size_t length = static_cast<std::size_t>(p - start);
-  if (length <= 3 && p < m_end && (*p == '"' || *p == '\'')) {
+  // The quote first: it is rarely there, so this branch predicts well; name lengths do not.
+  if (p < m_end && (*p == '"' || *p == '\'') && length <= 3) {
     std::string_view word(start, length);
     bool prefix = word == "L" || word == "u8" || word == "u" || word == "U";
     if (prefix) {
@@ -538,6 +543,7 @@ void lex_cuda(std::string_view source, TokenStream& out) {
   out.source = source;
   out.tokens.reserve(text.size() / 4 + 16);
   out.line_starts.reserve(text.size() / 32 + 16);
+  out.anchors.reserve(text.size() / 8 + 16);
   out.line_starts.push_back(0);
   CudaLexer lexer(text, out);
   lexer.run();

@@ -36,6 +36,7 @@ void TokenStream::clear() {
   tokens.clear();
   line_starts.clear();
   diagnostics.clear();
+  anchors.clear();
 }
 
 }  // namespace gpuport

@@ -63,6 +63,10 @@ struct TokenStream {
   std::vector<Token> tokens;
   std::vector<std::uint32_t> line_starts;  // line_starts[i] = offset of line i+1
   std::vector<LexDiagnostic> diagnostics;
+  // Indices of the Identifier, Number, LaunchOpen and DirectiveStart tokens, ascending: where
+  // the C/C++ rules start (filled by lex_cuda only). Most tokens are punctuation, which the
+  // rules only read around these.
+  std::vector<std::uint32_t> anchors;
 
   std::string_view text(const Token& token) const {
     return source.substr(token.offset, token.length);

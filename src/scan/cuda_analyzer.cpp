@@ -1,5 +1,6 @@
 // analyze_cuda: one pass over a C/C++/CUDA file's tokens, dispatching to the rule families and
 // filling the kernel inventory.
+#include <algorithm>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -240,9 +241,10 @@ bool is_warp_literal(std::uint64_t value) {
 void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
   static const HandlerTable table = build_table();
   SourceContext ctx(path, tokens, out);
-  std::size_t first_hip = SIZE_MAX;
-  const std::size_t count = tokens.tokens.size();
-  for (std::size_t i = 0; i < count; ++i) {
+  // Only the anchors start a rule; a kernel or helper body that ends between two anchors is
+  // closed at the next one, before anything else can see it.
+  for (const std::uint32_t anchor : tokens.anchors) {
+    const std::size_t i = anchor;
     if (ctx.kernel >= 0 && i > ctx.kernel_end) {
       close_kernel(ctx);
     }
@@ -250,9 +252,6 @@ void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalys
       ctx.device_function = -1;
     }
     const Token& t = tokens.tokens[i];
-    if (t.context == BranchContext::Hip && first_hip == SIZE_MAX) {
-      first_hip = i;
-    }
     switch (t.kind) {
       case TokenKind::Identifier: {
         std::string_view name = tokens.text(t);
@@ -292,8 +291,15 @@ void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalys
   finish_libraries(ctx);
   finish_execution(ctx);
   finish_memory(ctx);
-  if (!ctx.hip_guard_directive && first_hip != SIZE_MAX) {
-    ctx.add_sign(AmdPathKind::HipGuard, first_hip, "code in a HIP-only branch");
+  if (!ctx.hip_guard_directive) {
+    const auto first_hip =
+        std::find_if(tokens.tokens.begin(), tokens.tokens.end(),
+                     [](const Token& token) { return token.context == BranchContext::Hip; });
+    if (first_hip != tokens.tokens.end()) {
+      ctx.add_sign(AmdPathKind::HipGuard,
+                   static_cast<std::size_t>(first_hip - tokens.tokens.begin()),
+                   "code in a HIP-only branch");
+    }
   }
 }
 

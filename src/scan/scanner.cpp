@@ -329,8 +329,12 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       auto contents =
           fs.read(file.disk_path, file.size_known ? k_no_size_limit : walk.max_file_size);
       if (!contents) {
-        collector.add_skip(
-            {file.path, SkipReason::Unreadable, file.size, contents.error().message});
+        std::uint64_t size = file.size;
+        if (!file.size_known) {  // rare: the walker left the stat to this read
+          const auto status = fs.status(file.disk_path, false);
+          size = status ? status->size : 0;
+        }
+        collector.add_skip({file.path, SkipReason::Unreadable, size, contents.error().message});
         return;
       }
       if (contents->is_over_limit()) {

@@ -72,6 +72,22 @@ inline std::string check_token_invariants(const TokenStream& out) {
   if (in_directive) {
     return "directive without DirectiveEnd";
   }
+  // The anchors are exactly the Identifier, Number, LaunchOpen and DirectiveStart tokens.
+  std::size_t next_anchor = 0;
+  for (std::size_t i = 0; i < out.tokens.size(); ++i) {
+    const TokenKind kind = out.tokens[i].kind;
+    const bool anchor = kind == TokenKind::Identifier || kind == TokenKind::Number ||
+                        kind == TokenKind::LaunchOpen || kind == TokenKind::DirectiveStart;
+    const bool listed = next_anchor < out.anchors.size() && out.anchors[next_anchor] == i;
+    if (anchor != listed) {
+      return "token " + std::to_string(i) + ": " +
+             (anchor ? "missing from anchors" : "listed as an anchor");
+    }
+    next_anchor += listed ? 1 : 0;
+  }
+  if (next_anchor != out.anchors.size()) {
+    return "anchors past the last token or out of order";
+  }
   for (const LexDiagnostic& diagnostic : out.diagnostics) {
     if (diagnostic.line == 0 || diagnostic.line > out.line_starts.size() ||
         diagnostic.column == 0 || diagnostic.message.empty()) {

@@ -205,6 +205,22 @@ TEST_F(DiskTree, UnreadableDirectoryIsAWarningAndTheScanGoesOn) {
   EXPECT_EQ(seen.find("warning=", seen.find("warning=") + 1), std::string::npos) << seen;
 }
 
+// The walker does not stat files the scan reads; a file that cannot be opened is still listed
+// with its size.
+TEST(BadInput, UnreadableFileIsSkippedWithItsSizeAndTheReason) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/ok.cu", "__global__ void ok() {}\n");
+  fs.add_file("repo/secret.cu", std::string(1234, 'x'));
+  fs.make_unreadable("repo/secret.cu");
+  ScanResult result = scan_memory(fs, "repo");
+  EXPECT_EQ(result.kernels.size(), 1u);
+  ASSERT_EQ(result.skipped.size(), 1u);
+  EXPECT_EQ(result.skipped[0].path, "secret.cu");
+  EXPECT_EQ(result.skipped[0].reason, SkipReason::Unreadable);
+  EXPECT_EQ(result.skipped[0].size, 1234u);
+  EXPECT_EQ(result.skipped[0].detail, "Permission denied");
+}
+
 TEST(BadInput, UnreadableDirectoryInMemoryIsAWarningAndTheScanGoesOn) {
   MemoryFileSystem fs;
   fs.add_file("repo/ok.cu", "__global__ void ok() {}\n");
