@@ -1,5 +1,5 @@
-// analyze_cuda: one pass over a C/C++/CUDA file's tokens, dispatching to the rule families and
-// filling the kernel inventory.
+// analyze_cuda: one pass over a C/C++/CUDA file's anchor tokens (TokenStream::anchors), dispatching
+// to the rule families and filling the kernel inventory.
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
