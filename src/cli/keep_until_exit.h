@@ -1,6 +1,7 @@
 // Hands a large value to the end of the process instead of destroying it: the kernel takes back
 // its pages at exit far faster than free() takes back a big scan's millions of small strings
-// (a fifth of a second on a 220 MB tree). Compilers do the same (clang's -disable-free).
+// (freeing took a fifth of a second in a perf profile of the 220 MB benchmark tree). Compilers
+// do the same (clang's -disable-free).
 #pragma once
 
 #include <memory>

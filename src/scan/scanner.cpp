@@ -326,8 +326,8 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       // Engines and cubins are counted by size; their bytes are never read.
       analyze_artifact(file.path, file.size, analysis);
     } else {
-      auto contents =
-          fs.read(file.disk_path, file.size_known ? k_no_size_limit : walk.max_file_size);
+      // The walker applied the limit to the files it stat-ed; this read applies it to the rest.
+      auto contents = fs.read(file.disk_path, walk.max_file_size);
       if (!contents) {
         std::uint64_t size = file.size;
         if (!file.size_known) {  // rare: the walker left the stat to this read

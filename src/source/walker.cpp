@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -75,8 +76,7 @@ class Walk {
   }
 
   // Reports a regular file, or skips it when it is over the size limit (artifacts never are).
-  void report_file(std::string path, std::string disk_path, std::uint64_t size) {
-    const Language language = detect_language(path);
+  void report_file(std::string path, std::string disk_path, std::uint64_t size, Language language) {
     if (size > m_options.max_file_size && language != Language::Artifact) {
       skip(std::move(path), SkipReason::TooLarge, size, {});
       return;
@@ -214,12 +214,13 @@ class Walk {
         ++m_ignored;
         continue;
       }
+      std::optional<Language> language;  // decided once per file
       if (!is_link && type == EntryType::File && m_options.sizes_from_reader) {
-        const Language language = detect_language(path);
-        if (language != Language::Other && language != Language::Artifact) {
+        language = detect_language(path);
+        if (*language != Language::Other && *language != Language::Artifact) {
           if (m_callbacks.on_file) {
             m_callbacks.on_file(
-                DiscoveredFile{std::move(path), std::move(disk_path), 0, language, false});
+                DiscoveredFile{std::move(path), std::move(disk_path), 0, *language, false});
           }
           continue;
         }
@@ -242,7 +243,8 @@ class Walk {
         subdirectories.push_back(PendingDirectory{std::move(path), std::move(disk_path),
                                                   directory.ignores, std::move(ancestor)});
       } else if (type == EntryType::File) {
-        report_file(std::move(path), std::move(disk_path), status->size);
+        const Language file_language = language ? *language : detect_language(path);
+        report_file(std::move(path), std::move(disk_path), status->size, file_language);
       } else {
         skip(std::move(path), SkipReason::Special, 0, {});
       }
@@ -322,7 +324,7 @@ tl::expected<WalkSummary, IoError> walk_tree(const FileSystem& fs, const std::st
   }
   Walk walk(fs, options, callbacks);
   if (status->type == EntryType::File) {
-    walk.report_file(base_name(root), root, status->size);
+    walk.report_file(base_name(root), root, status->size, detect_language(base_name(root)));
     return walk.summary();
   }
   if (status->type != EntryType::Directory) {
