@@ -3,8 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <mutex>
+#include <thread>
 #include <tuple>
+
+#include <sys/mman.h>
 
 #include "lex/char_scan.h"
 #include "lex/config_reader.h"
@@ -27,6 +31,19 @@ std::uint64_t count_lines(std::string_view bytes) {
   }
   const auto lines = static_cast<std::uint64_t>(char_scan::count_byte(bytes, '\n'));
   return bytes.back() == '\n' ? lines : lines + 1;
+}
+
+// count_lines() from a lexed stream's line starts (one per newline, plus the first), which
+// saves a pass over the bytes. The lexers stop at 4 GiB; beyond that the bytes are counted.
+std::uint64_t lexed_lines(std::string_view bytes, const TokenStream& tokens) {
+  if (bytes.empty()) {
+    return 0;
+  }
+  if (bytes.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
+    return count_lines(bytes);
+  }
+  const std::uint64_t starts = tokens.line_starts.size();
+  return bytes.back() == '\n' ? starts - 1 : starts;
 }
 
 void add_lexer_warnings(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
@@ -149,6 +166,27 @@ bool names_only(const FileAnalysis& analysis, const std::string& path) {
          all_name<WarningOrder>(analysis.warnings, path);
 }
 
+// Maps the whole page-aligned part of a vector's unused capacity in one system call, so that
+// filling it takes no page fault per 4 KiB. On a virtual machine each fault traps to the
+// hypervisor: faults were most of the merge's time. Best effort (MADV_POPULATE_WRITE needs
+// Linux 5.14); without it the pages fault in as before.
+template <typename T>
+void populate_capacity(std::vector<T>& items) {
+  const std::uintptr_t page = 4096;
+  const auto begin = reinterpret_cast<std::uintptr_t>(items.data() + items.size());
+  const auto end = reinterpret_cast<std::uintptr_t>(items.data() + items.capacity());
+  const std::uintptr_t first = (begin + page - 1) & ~(page - 1);
+  const std::uintptr_t last = end & ~(page - 1);
+  if (last > first) {
+    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
+  }
+}
+
+template <typename T>
+void release(std::vector<T>& items) {
+  std::vector<T>().swap(items);
+}
+
 template <typename T>
 void append(std::vector<T>& to, std::vector<T>& from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
@@ -192,23 +230,43 @@ class Collector {
     m_walk_warnings.push_back(std::move(warning));
   }
 
-  // After the walk: every list of the result in its documented order.
-  void finish() {
+  // After the walk: every list of the result in its documented order. With more than one job,
+  // the findings (the largest list) are merged on a second thread while this one merges the
+  // rest; each thread moves and frees only its own lists of each file.
+  void finish(unsigned jobs) {
     std::sort(m_files.begin(), m_files.end(),
               [](const CollectedFile& a, const CollectedFile& b) { return a.path < b.path; });
     reserve_totals();
+    auto merge_findings = [this] {
+      for (CollectedFile& file : m_files) {
+        append(m_result.findings, file.analysis.findings);
+        release(file.analysis.findings);
+      }
+    };
+    std::thread findings_thread;
+    if (jobs > 1) {
+      findings_thread = std::thread(merge_findings);
+    } else {
+      merge_findings();
+    }
     for (CollectedFile& file : m_files) {
       FileAnalysis& analysis = file.analysis;
       if (file.instantiates) {
         m_result.instantiation_files.push_back({file.path, analysis.template_instantiations});
       }
-      append(m_result.findings, analysis.findings);
       append(m_result.kernels, analysis.kernels);
       append(m_result.launches, analysis.launches);
       append(m_result.artifacts, analysis.artifacts);
       append(m_result.amd_path, analysis.amd_path);
       append(m_result.warnings, analysis.warnings);
-      analysis = FileAnalysis{};
+      release(analysis.kernels);
+      release(analysis.launches);
+      release(analysis.artifacts);
+      release(analysis.amd_path);
+      release(analysis.warnings);
+    }
+    if (findings_thread.joinable()) {
+      findings_thread.join();
     }
     m_files.clear();
     if (!m_all_own_items) {
@@ -242,6 +300,9 @@ class Collector {
     m_result.kernels.reserve(kernels);
     m_result.launches.reserve(launches);
     m_result.warnings.reserve(warnings);
+    populate_capacity(m_result.findings);
+    populate_capacity(m_result.kernels);
+    populate_capacity(m_result.launches);
   }
 
   struct CollectedFile {
@@ -263,26 +324,29 @@ void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis&
   // One token buffer per worker thread, reused: memory follows the largest file, not the tree.
   thread_local TokenStream tokens;
   Language language = detect_language(path);
-  out.lines = count_lines(bytes);
   switch (language) {
     case Language::Cuda:
     case Language::Cpp:
       if (looks_like_embedded_binary(bytes)) {
+        out.lines = count_lines(bytes);
         analyze_embedded_binary(path, bytes, out);
         break;
       }
       lex_cuda(bytes, tokens);
+      out.lines = lexed_lines(bytes, tokens);
       analyze_cuda(path, tokens, out);
       add_lexer_warnings(path, tokens, out);
       break;
     case Language::Python: {
       lex_python(bytes, tokens);
+      out.lines = lexed_lines(bytes, tokens);
       PythonFacts facts = extract_python_facts(tokens, {python_chain_roots()});
       analyze_python(path, tokens, facts, out);
       add_lexer_warnings(path, tokens, out);
       break;
     }
     case Language::Notebook:
+      out.lines = count_lines(bytes);
       analyze_notebook(path, bytes, tokens, out);
       break;
     case Language::CMake:
@@ -290,14 +354,17 @@ void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis&
     case Language::Docker:
     case Language::Shell:
     case Language::Yaml: {
+      out.lines = count_lines(bytes);
       std::vector<ConfigLine> lines = read_config_lines(bytes, language);
       analyze_config(path, language, lines, out);
       break;
     }
     case Language::Artifact:
+      out.lines = count_lines(bytes);
       analyze_artifact(path, bytes.size(), out);
       break;
     case Language::Other:
+      out.lines = count_lines(bytes);
       break;
   }
   tokens.clear();
@@ -327,7 +394,9 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       analyze_artifact(file.path, file.size, analysis);
     } else {
       // The walker applied the limit to the files it stat-ed; this read applies it to the rest.
-      auto contents = fs.read(file.disk_path, walk.max_file_size);
+      // One buffer per worker, reused from file to file (see ReadBuffer).
+      thread_local ReadBuffer buffer;
+      auto contents = fs.read(file.disk_path, walk.max_file_size, buffer);
       if (!contents) {
         std::uint64_t size = file.size;
         if (!file.size_known) {  // rare: the walker left the stat to this read
@@ -366,7 +435,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     return tl::unexpected(walked.error());
   }
   result.ignored_entries = walked->ignored;
-  collector.finish();
+  collector.finish(walk.jobs);
   result.components = build_components(result);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -54,22 +54,20 @@ class FdGuard {
   int m_fd;
 };
 
-// Reads until end of file, or for a regular file (`known_size`) until its size as fstat gave it,
-// which saves the read() that would only return 0. `expected_size` sizes the first allocation.
-// The buffer is not zeroed first (std::string::resize would), since read() overwrites it.
-tl::expected<FileContents, int> read_all(int fd, std::size_t expected_size, bool known_size) {
-  std::size_t capacity = expected_size + 1;
-  auto buffer = std::make_unique_for_overwrite<char[]>(capacity);
+// Reads until end of file into `buffer`, or for a regular file (`known_size`) until its size as
+// fstat gave it, which saves the read() that would only return 0. `expected_size` sizes the
+// buffer. Returns the byte count.
+tl::expected<std::size_t, int> read_all(int fd, std::size_t expected_size, bool known_size,
+                                        ReadBuffer& buffer) {
+  if (buffer.capacity() < expected_size + 1) {
+    buffer.grow(expected_size + 1, 0);
+  }
   std::size_t used = 0;
   for (;;) {
-    if (used == capacity) {
-      const std::size_t grown = capacity * 2 + 4096;
-      auto larger = std::make_unique_for_overwrite<char[]>(grown);
-      std::memcpy(larger.get(), buffer.get(), used);
-      buffer = std::move(larger);
-      capacity = grown;
+    if (used == buffer.capacity()) {
+      buffer.grow(buffer.capacity() * 2 + 4096, used);
     }
-    const ssize_t got = ::read(fd, buffer.get() + used, capacity - used);
+    const ssize_t got = ::read(fd, buffer.data() + used, buffer.capacity() - used);
     if (got < 0) {
       if (errno == EINTR) {
         continue;
@@ -84,7 +82,29 @@ tl::expected<FileContents, int> read_all(int fd, std::size_t expected_size, bool
       break;
     }
   }
-  return FileContents::from_buffer(std::move(buffer), used);
+  return used;
+}
+
+// What both disk reads do around reading: open, fstat, refuse a directory, apply the size
+// limit, then `read_open(fd, st)` and close.
+template <typename ReadOpen>
+tl::expected<FileContents, IoError> read_file(const std::string& path, std::uint64_t max_size,
+                                              ReadOpen read_open) {
+  const FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  if (fd.get() < 0) {
+    return tl::unexpected(error_from_errno(path, errno));
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) {
+    return tl::unexpected(error_from_errno(path, errno));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return tl::unexpected(error_from_errno(path, EISDIR));
+  }
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_size) {
+    return FileContents::over_limit(static_cast<std::uint64_t>(st.st_size));
+  }
+  return read_open(fd.get(), st);
 }
 
 // Splits "a//b/./c/" into its components.
@@ -192,6 +212,29 @@ Resolved resolve_in(const Nodes& nodes, std::string_view path, FollowLast follow
 
 // ---- FileContents ---------------------------------------------------------------------------
 
+char* ReadBuffer::grow(std::size_t size, std::size_t keep) {
+  // Not zeroed (make_unique would): read() overwrites it.
+  auto larger = std::make_unique_for_overwrite<char[]>(size);
+  if (keep > 0) {
+    std::memcpy(larger.get(), m_bytes.get(), keep);
+  }
+  m_bytes = std::move(larger);
+  m_capacity = size;
+  return m_bytes.get();
+}
+
+std::unique_ptr<char[]> ReadBuffer::release() {
+  m_capacity = 0;
+  return std::move(m_bytes);
+}
+
+FileContents FileContents::borrowed(std::string_view bytes) {
+  FileContents contents;
+  contents.m_view = bytes;
+  contents.m_borrowed = true;
+  return contents;
+}
+
 FileContents FileContents::from_string(std::string bytes) {
   FileContents contents;
   contents.m_buffer = std::move(bytes);
@@ -234,11 +277,12 @@ FileContents& FileContents::operator=(FileContents&& other) noexcept {
   m_heap = std::move(other.m_heap);
   m_mapping = std::exchange(other.m_mapping, nullptr);
   m_mapping_size = std::exchange(other.m_mapping_size, 0);
-  // A moved std::string may live in its small buffer, so the view is rebuilt, never copied.
+  m_borrowed = std::exchange(other.m_borrowed, false);
+  // A moved std::string may live in its small buffer, so that view is rebuilt, never copied.
   if (m_mapping != nullptr) {
     m_view = std::string_view(static_cast<const char*>(m_mapping), m_mapping_size);
-  } else if (m_heap != nullptr) {
-    m_view = other.m_view;  // the heap block moved with its address
+  } else if (m_heap != nullptr || m_borrowed) {
+    m_view = other.m_view;  // the bytes did not move
   } else {
     m_view = std::string_view(m_buffer);
   }
@@ -261,6 +305,7 @@ void FileContents::release() {
   }
   m_buffer.clear();
   m_heap.reset();
+  m_borrowed = false;
   m_view = {};
 }
 
@@ -334,34 +379,39 @@ tl::expected<FileStatus, IoError> DiskFileSystem::status(const std::string& path
 
 tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path,
                                                          std::uint64_t max_size) const {
-  const FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-  if (fd.get() < 0) {
-    return tl::unexpected(error_from_errno(path, errno));
-  }
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) {
-    return tl::unexpected(error_from_errno(path, errno));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return tl::unexpected(error_from_errno(path, EISDIR));
-  }
-  const auto size = static_cast<std::size_t>(st.st_size);
-  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > max_size) {
-    return FileContents::over_limit(static_cast<std::uint64_t>(st.st_size));
-  }
-  if (S_ISREG(st.st_mode) && size >= k_mmap_threshold) {
-    void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-    if (address != MAP_FAILED) {
-      ::madvise(address, size, MADV_SEQUENTIAL);
-      return FileContents::from_mapping(address, size);
-    }
-    // Some file systems cannot map; reading still works.
-  }
-  auto contents = read_all(fd.get(), S_ISREG(st.st_mode) ? size : 0, S_ISREG(st.st_mode));
-  if (!contents) {
-    return tl::unexpected(error_from_errno(path, contents.error()));
-  }
-  return std::move(*contents);
+  return read_file(path, max_size,
+                   [&](int fd, const struct stat& st) -> tl::expected<FileContents, IoError> {
+                     const bool regular = S_ISREG(st.st_mode);
+                     const auto size = static_cast<std::size_t>(st.st_size);
+                     if (regular && size >= k_mmap_threshold) {
+                       void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+                       if (address != MAP_FAILED) {
+                         ::madvise(address, size, MADV_SEQUENTIAL);
+                         return FileContents::from_mapping(address, size);
+                       }
+                       // Some file systems cannot map; reading still works.
+                     }
+                     ReadBuffer buffer;
+                     auto got = read_all(fd, regular ? size : 0, regular, buffer);
+                     if (!got) {
+                       return tl::unexpected(error_from_errno(path, got.error()));
+                     }
+                     return FileContents::from_buffer(buffer.release(), *got);
+                   });
+}
+
+tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path,
+                                                         std::uint64_t max_size,
+                                                         ReadBuffer& reuse) const {
+  return read_file(
+      path, max_size, [&](int fd, const struct stat& st) -> tl::expected<FileContents, IoError> {
+        const bool regular = S_ISREG(st.st_mode);
+        auto got = read_all(fd, regular ? static_cast<std::size_t>(st.st_size) : 0, regular, reuse);
+        if (!got) {
+          return tl::unexpected(error_from_errno(path, got.error()));
+        }
+        return FileContents::borrowed(std::string_view(reuse.data(), *got));
+      });
 }
 
 // ---- MemoryFileSystem -----------------------------------------------------------------------

@@ -61,6 +61,57 @@ TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
   EXPECT_TRUE(read_empty->bytes().empty());
 }
 
+// Reading into one ReadBuffer: each result holds exactly its file's bytes, a larger file grows
+// the buffer, a smaller one reuses it (same address), and a moved result still sees its bytes.
+TEST(DiskFileSystem, ReadsFileAfterFileIntoOneReusedBuffer) {
+  TempDir dir;
+  std::string large(300 * 1024, 'x');
+  large[200000] = 'Y';
+  dir.write("first.cu", "first file\n");
+  dir.write("large.cu", large);
+  dir.write("small.cu", "k<<<1, 1>>>();\n");
+  dir.write("empty.cu", "");
+  DiskFileSystem fs;
+  ReadBuffer buffer;
+  auto first = fs.read(dir.str() + "/first.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->bytes(), "first file\n");
+  EXPECT_EQ(first->bytes().data(), buffer.data());
+  auto read_large = fs.read(dir.str() + "/large.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(read_large.has_value());
+  EXPECT_EQ(read_large->bytes(), large);
+  EXPECT_GT(buffer.capacity(), large.size());
+  const char* grown = buffer.data();
+  const FileContents moved = std::move(*read_large);
+  EXPECT_EQ(moved.bytes().size(), large.size());
+  EXPECT_EQ(moved.bytes()[200000], 'Y');
+  auto small = fs.read(dir.str() + "/small.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(small.has_value());
+  EXPECT_EQ(small->bytes(), "k<<<1, 1>>>();\n");
+  EXPECT_EQ(buffer.data(), grown);
+  auto empty = fs.read(dir.str() + "/empty.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(empty.has_value());
+  EXPECT_TRUE(empty->bytes().empty());
+  auto over = fs.read(dir.str() + "/large.cu", 1000, buffer);
+  ASSERT_TRUE(over.has_value());
+  EXPECT_TRUE(over->is_over_limit());
+  EXPECT_EQ(over->size_over_limit(), large.size());
+  auto missing = fs.read(dir.str() + "/missing.cu", k_no_size_limit, buffer);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().message, "No such file or directory");
+}
+
+// A file system without its own buffered read (the one in memory) returns bytes of their own.
+TEST(MemoryFileSystem, ReadWithABufferReturnsTheSameBytes) {
+  MemoryFileSystem fs;
+  fs.add_file("a.cu", "__global__ void k() {}\n");
+  ReadBuffer buffer;
+  auto read = fs.read("a.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->bytes(), "__global__ void k() {}\n");
+  EXPECT_EQ(buffer.capacity(), 0u);
+}
+
 // A size limit given to read() stops at the file's size, before any byte is read or mapped; a
 // file at the limit is read whole. Both file systems agree.
 TEST(FileSystems, ReadWithALimitReportsOversizeFilesWithoutReadingThem) {

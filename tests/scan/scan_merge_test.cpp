@@ -1,0 +1,144 @@
+// The end of a scan merges every file's lists in path order; with more than one job the findings
+// are merged on a second thread. The result must not depend on the job count, and files read
+// one after another into a worker's reused buffer must not see each other's bytes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../source/temp_dir.h"
+#include "scan/rules/catalog.h"
+#include "scan/scanner.h"
+
+namespace gpuport {
+namespace {
+
+using gpuport::testing::TempDir;
+
+std::string kernel_file(int index) {
+  const std::string n = std::to_string(index);
+  return "#include <cublas_v2.h>\n"
+         "__global__ void k" +
+         n +
+         "(float* x) {\n"
+         "  unsigned m = __ballot_sync(0xffffffff, x[0] > 0);\n"
+         "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(m));\n"
+         "}\n"
+         "void run" +
+         n + "() { k" + n + "<<<1, 32>>>(nullptr); }\n";
+}
+
+void add_tree(MemoryFileSystem& fs) {
+  for (int i = 0; i < 40; ++i) {
+    fs.add_file("repo/d" + std::to_string(i % 7) + "/f" + std::to_string(i) + ".cu",
+                kernel_file(i));
+    fs.add_file("repo/py/m" + std::to_string(i) + ".py",
+                "import torch\nimport tensorrt as trt\nx = torch.cuda.is_available()\n");
+  }
+  fs.add_file("repo/bad.ipynb", "{\"cells\": [\n");
+  fs.add_file("repo/unterminated.cu", "__global__ void u() {}\n/* open comment\n");
+}
+
+ScanResult scan_with_jobs(const FileSystem& fs, const std::string& root, unsigned jobs) {
+  ScanOptions options;
+  options.walk.jobs = jobs;
+  auto result = scan(fs, root, options);
+  EXPECT_TRUE(result.has_value());
+  return result ? std::move(*result) : ScanResult{};
+}
+
+using FindingKey = std::tuple<std::string, std::uint32_t, std::uint32_t, std::string, std::string>;
+
+std::vector<FindingKey> finding_keys(const ScanResult& result) {
+  std::vector<FindingKey> keys;
+  for (const Finding& f : result.findings) {
+    keys.emplace_back(f.file, f.line, f.column, std::string(rule_catalog()[f.rule].id), f.detail);
+  }
+  return keys;
+}
+
+std::vector<std::tuple<std::string, std::uint32_t, std::string>> kernel_keys(
+    const ScanResult& result) {
+  std::vector<std::tuple<std::string, std::uint32_t, std::string>> keys;
+  for (const Kernel& k : result.kernels) {
+    keys.emplace_back(k.file, k.line, k.name);
+  }
+  return keys;
+}
+
+TEST(ScanMerge, ListsAreTheSameAndInPathOrderForEveryJobCount) {
+  MemoryFileSystem fs;
+  add_tree(fs);
+  const ScanResult one = scan_with_jobs(fs, "repo", 1);
+  ASSERT_EQ(one.kernels.size(), 41u);
+  ASSERT_EQ(one.launches.size(), 40u);
+  ASSERT_EQ(one.warnings.size(), 2u);
+  EXPECT_EQ(one.warnings[0].file, "bad.ipynb");
+  EXPECT_EQ(one.warnings[1].file, "unterminated.cu");
+  EXPECT_EQ(one.kernels.front().file, "d0/f0.cu");
+  EXPECT_EQ(one.kernels.back().file, "unterminated.cu");
+  const auto keys = finding_keys(one);
+  // Each .cu file: a 32-bit ballot variable, a *_sync intrinsic count and a PTX site; each .py
+  // file: the torch and tensorrt imports.
+  EXPECT_EQ(keys.size(), 40u * 3 + 40u * 2);
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) <
+           std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
+  }));
+  for (unsigned jobs : {2u, 3u, 8u}) {
+    const ScanResult many = scan_with_jobs(fs, "repo", jobs);
+    EXPECT_EQ(finding_keys(many), keys) << jobs << " jobs";
+    EXPECT_EQ(kernel_keys(many), kernel_keys(one)) << jobs << " jobs";
+    ASSERT_EQ(many.launches.size(), one.launches.size());
+    for (std::size_t i = 0; i < one.launches.size(); ++i) {
+      EXPECT_EQ(many.launches[i].file, one.launches[i].file);
+      EXPECT_EQ(many.launches[i].kernel, one.launches[i].kernel);
+    }
+    ASSERT_EQ(many.warnings.size(), 2u);
+    EXPECT_EQ(many.warnings[1].message, one.warnings[1].message);
+  }
+}
+
+// A large file read first leaves its bytes in the worker's buffer; the short file read after it
+// must be lexed from its own bytes only (no kernel of the large file reappears in it).
+TEST(ScanMerge, ShortFileReadAfterALargeOneSeesOnlyItsOwnBytes) {
+  TempDir dir;
+  std::string large = "// padding\n";
+  while (large.size() < 256 * 1024) {
+    large += "int filler_" + std::to_string(large.size()) + " = 0;\n";
+  }
+  large += "__global__ void tail_kernel() {}\n";
+  dir.write("a_large.cu", large);
+  dir.write("b_short.cu", "__global__ void s() {}\n");
+  DiskFileSystem fs;
+  const ScanResult result = scan_with_jobs(fs, dir.str(), 1);
+  ASSERT_EQ(result.kernels.size(), 2u);
+  EXPECT_EQ(result.kernels[0].file, "a_large.cu");
+  EXPECT_EQ(result.kernels[0].name, "tail_kernel");
+  EXPECT_EQ(result.kernels[1].file, "b_short.cu");
+  EXPECT_EQ(result.kernels[1].name, "s");
+  EXPECT_EQ(result.kernels[1].lines_of_code, 1u);
+  EXPECT_EQ(result.bytes_scanned, large.size() + 23);
+}
+
+// Lexed files take their line count from the lexer's line starts; the count is that of
+// `wc -l`, plus one for a last line without a line break, and a newline inside a comment, a
+// string or a directive continuation counts like any other.
+TEST(ScanTotals, LinesPerLanguageCountEveryLineOnce) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/a.cu", "int a;\n/* two\nlines */\n#define X \\\n  1\n");  // 5 lines
+  fs.add_file("repo/b.cu", "const char* s = R\"(x\ny)\";");                   // 2, no final break
+  fs.add_file("repo/empty.cu", "");
+  fs.add_file("repo/c.py", "x = '''a\nb'''\n# note\n");  // 3
+  fs.add_file("repo/d.py", "\n\n");                      // 2
+  fs.add_file("repo/e.py", "y = 1");                     // 1
+  const ScanResult result = scan_with_jobs(fs, "repo", 2);
+  EXPECT_EQ(result.languages.at(Language::Cuda).lines, 7u);
+  EXPECT_EQ(result.languages.at(Language::Cuda).files, 3u);
+  EXPECT_EQ(result.languages.at(Language::Python).lines, 6u);
+}
+
+}  // namespace
+}  // namespace gpuport
