@@ -15,6 +15,7 @@
 
 #include "cli/command_line.h"
 #include "cli/keep_until_exit.h"
+#include "cli/malloc_tuning.h"
 #include "cli/progress.h"
 #include "report/json_report.h"
 #include "report/markdown_report.h"
@@ -418,6 +419,8 @@ int run_scan_command(const CommandArgs& args) {
     return *status;
   }
 
+  tune_malloc_for_one_shot_command();
+  config->scan.prefault_heap = true;
   DiskFileSystem disk;
   ScanProgress progress;
   tl::expected<ScanResult, IoError> result;

@@ -17,6 +17,9 @@ namespace gpuport {
 
 struct ScanOptions {
   WalkOptions walk;
+  // Map heap pages ahead of each worker's allocations (HeapPrefault). Only worth it where
+  // malloc keeps freed memory: the CLI sets it together with tune_malloc_for_one_shot_command.
+  bool prefault_heap = false;
 };
 
 // Counters the CLI polls to draw a progress line; updated by the workers.
