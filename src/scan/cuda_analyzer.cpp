@@ -1,8 +1,9 @@
 // analyze_cuda: one pass over a C/C++/CUDA file's anchor tokens (TokenStream::anchors), dispatching
 // to the rule families and filling the kernel inventory.
 #include <algorithm>
+#include <cstdint>
+#include <numeric>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "scan/file_analysis.h"
@@ -57,7 +58,6 @@ void on_global(SourceContext& ctx, std::size_t i, std::string_view) {
     close_kernel(ctx);
   }
   ctx.out.kernels.push_back(make_kernel(ctx.path, ctx.ts, i, *shape));
-  ctx.kernel_callees.resize(ctx.out.kernels.size());
   check_kernel_parameters(ctx, *shape);
   if (!has_body) {
     return;
@@ -85,7 +85,7 @@ void on_device(SourceContext& ctx, std::size_t i, std::string_view) {
     ctx.device_end = shape->body_close + 1;
   }
   if (shape->name_begin != SIZE_MAX && ctx.kernel < 0) {
-    ctx.device_functions.push_back({ctx.text(shape->name_end - 1), {}, {}});
+    ctx.device_functions.push_back({ctx.text(shape->name_end - 1), {}});
     ctx.device_function = static_cast<std::ptrdiff_t>(ctx.device_functions.size() - 1);
     ctx.device_function_end = shape->body_close;
   }
@@ -96,10 +96,13 @@ void note_callee(SourceContext& ctx, std::size_t i, std::string_view name) {
   if (!ctx.is_punct(i + 1, "(")) {
     return;
   }
+  if (ctx.calls.empty()) {
+    ctx.calls.reserve(256);  // a kernel file's calls in one or two allocations
+  }
   if (ctx.kernel >= 0) {
-    ctx.kernel_callees[static_cast<std::size_t>(ctx.kernel)].push_back(name);
+    ctx.calls.push_back({static_cast<std::uint32_t>(ctx.kernel), name});
   } else if (ctx.device_function >= 0) {
-    ctx.device_functions[static_cast<std::size_t>(ctx.device_function)].callees.push_back(name);
+    ctx.calls.push_back({k_helper_caller | static_cast<std::uint32_t>(ctx.device_function), name});
   }
 }
 
@@ -123,35 +126,49 @@ void merge_features(KernelFeatures& into, const KernelFeatures& from) {
 // Helpers are matched by name (all overloads of a name count); shared-memory bytes stay the
 // kernel's own, since a helper's __shared__ arrays are usually the kernel's under another name.
 void inherit_helper_features(SourceContext& ctx) {
-  if (ctx.device_functions.empty()) {
+  if (ctx.device_functions.empty() || ctx.calls.empty()) {
     return;
   }
-  // Helper indices by name, each list ascending: one look-up per call name instead of a scan
-  // of every helper (a file may hold hundreds of helpers and thousands of calls).
-  std::unordered_map<std::string_view, std::vector<std::size_t>> helpers_named;
-  for (std::size_t d = 0; d < ctx.device_functions.size(); ++d) {
-    helpers_named[ctx.device_functions[d].name].push_back(d);
-  }
+  // Call sites grouped by caller, each group in pass order; helper indices by name, ascending
+  // within a name: a binary search per call name instead of a scan of every helper (a file may
+  // hold hundreds of helpers and thousands of calls).
+  std::stable_sort(ctx.calls.begin(), ctx.calls.end(),
+                   [](const CallSite& a, const CallSite& b) { return a.caller < b.caller; });
+  std::vector<std::uint32_t> helpers_by_name(ctx.device_functions.size());
+  std::iota(helpers_by_name.begin(), helpers_by_name.end(), 0u);
+  std::stable_sort(helpers_by_name.begin(), helpers_by_name.end(),
+                   [&](std::uint32_t a, std::uint32_t b) {
+                     return ctx.device_functions[a].name < ctx.device_functions[b].name;
+                   });
   std::vector<std::string_view> pending;
+  auto push_calls_of = [&](std::uint32_t caller) {
+    auto first = std::lower_bound(
+        ctx.calls.begin(), ctx.calls.end(), caller,
+        [](const CallSite& call, std::uint32_t value) { return call.caller < value; });
+    for (; first != ctx.calls.end() && first->caller == caller; ++first) {
+      pending.push_back(first->name);
+    }
+  };
   std::vector<bool> visited;
-  for (std::size_t k = 0; k < ctx.out.kernels.size() && k < ctx.kernel_callees.size(); ++k) {
-    pending = ctx.kernel_callees[k];
+  for (std::size_t k = 0; k < ctx.out.kernels.size(); ++k) {
+    pending.clear();
+    push_calls_of(static_cast<std::uint32_t>(k));
     visited.assign(ctx.device_functions.size(), false);
     while (!pending.empty()) {
       std::string_view name = pending.back();
       pending.pop_back();
-      auto named = helpers_named.find(name);
-      if (named == helpers_named.end()) {
-        continue;
-      }
-      for (std::size_t d : named->second) {
+      auto named = std::lower_bound(helpers_by_name.begin(), helpers_by_name.end(), name,
+                                    [&](std::uint32_t d, std::string_view value) {
+                                      return ctx.device_functions[d].name < value;
+                                    });
+      for (; named != helpers_by_name.end() && ctx.device_functions[*named].name == name; ++named) {
+        const std::uint32_t d = *named;
         if (visited[d]) {
           continue;
         }
         visited[d] = true;
-        const DeviceFunction& helper = ctx.device_functions[d];
-        merge_features(ctx.out.kernels[k].features, helper.features);
-        pending.insert(pending.end(), helper.callees.begin(), helper.callees.end());
+        merge_features(ctx.out.kernels[k].features, ctx.device_functions[d].features);
+        push_calls_of(k_helper_caller | d);
       }
     }
   }

@@ -15,6 +15,14 @@ bool populate_for_writing(void* data, std::size_t size) {
   if (last <= first) {
     return true;
   }
+  // Where transparent huge pages are on "madvise" (Debian's default), ask for them on the
+  // whole 2 MiB blocks: one fault maps 2 MiB instead of 4 KiB. A no-op where they are off.
+  constexpr std::uintptr_t k_huge = 2 * 1024 * 1024;
+  const std::uintptr_t huge_first = (first + k_huge - 1) & ~(k_huge - 1);
+  const std::uintptr_t huge_last = last & ~(k_huge - 1);
+  if (huge_last > huge_first) {
+    ::madvise(reinterpret_cast<void*>(huge_first), huge_last - huge_first, MADV_HUGEPAGE);
+  }
   return ::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE) == 0;
 }
 

@@ -18,7 +18,8 @@
 
 namespace gpuport {
 
-// Maps the whole pages inside [data, data + size) for writing. False when the kernel cannot
+// Maps the whole pages inside [data, data + size) for writing, as transparent huge pages where
+// the range holds whole 2 MiB blocks and the kernel allows them. False when the kernel cannot
 // (MADV_POPULATE_WRITE needs Linux 5.14); the pages then fault in one by one when written.
 bool populate_for_writing(void* data, std::size_t size);
 

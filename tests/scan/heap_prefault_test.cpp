@@ -29,9 +29,10 @@ TEST(HeapPrefault, ZeroEveryNeverMaps) {
   EXPECT_FALSE(prefault.after_file(1u << 30));
 }
 
-// Mapping pages for writing keeps what they hold; a range within one page needs no call.
+// Mapping pages for writing keeps what they hold, also where the range holds whole 2 MiB
+// blocks (asked for as huge pages); a range within one page needs no call.
 TEST(HeapPrefault, PopulateKeepsTheBytes) {
-  constexpr std::size_t k_size = 256 * 1024;
+  constexpr std::size_t k_size = 6 * 1024 * 1024;
   std::unique_ptr<char[]> buffer(new char[k_size]);
   for (std::size_t i = 0; i < k_size; ++i) {
     buffer[i] = static_cast<char>(i * 7 + 3);

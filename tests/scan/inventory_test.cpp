@@ -131,6 +131,24 @@ TEST(Inventory, KernelsInheritTheFeaturesOfSameFileHelpersTheyCall) {
   EXPECT_FALSE(plain.atomics);
 }
 
+// Every overload of a called name counts, a call cycle ends, and each kernel lists its
+// instructions in the order its calls reach them.
+TEST(Inventory, HelperCallsFollowOverloadsAndCyclesInCallOrder) {
+  FileAnalysis out = analyze(
+      "__device__ void a(int x) { asm(\"add.u32 %0, %0, 1;\" : \"+r\"(x)); b(x); }\n"
+      "__device__ void b(int x) { asm(\"mul.lo.u32 %0, %0, 3;\" : \"+r\"(x)); a(x); }\n"
+      "__device__ void b(float y) { asm(\"shl.b32 %0, %0, 1;\" : \"+f\"(y)); }\n"
+      "__global__ void k1() { b(1); }\n"
+      "__global__ void k2() { a(1); }\n"
+      "__global__ void k3() { }\n");
+  ASSERT_EQ(out.kernels.size(), 3u);
+  EXPECT_EQ(out.kernels[0].features.ptx_instructions,
+            (std::vector<std::string>{"mul.lo.u32", "shl.b32", "add.u32"}));
+  EXPECT_EQ(out.kernels[1].features.ptx_instructions,
+            (std::vector<std::string>{"add.u32", "mul.lo.u32", "shl.b32"}));
+  EXPECT_TRUE(out.kernels[2].features.ptx_instructions.empty());
+}
+
 TEST(Inventory, StaticSharedBytesSumKnownArraysAndGiveUpOnUnknownOnes) {
   FileAnalysis out = analyze(
       "__global__ void a() {\n"

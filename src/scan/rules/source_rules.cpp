@@ -164,6 +164,7 @@ std::vector<std::pair<std::size_t, std::size_t>> call_arguments(const SourceCont
   if (close == SIZE_MAX) {
     return args;
   }
+  args.reserve(8);  // one allocation for nearly every call, not one per doubling
   long depth = 0;
   std::size_t begin = open + 1;
   for (std::size_t j = open + 1; j < close; ++j) {

@@ -31,8 +31,14 @@ struct OncePerFile {
 struct DeviceFunction {
   std::string_view name;
   KernelFeatures features;
-  std::vector<std::string_view> callees;
 };
+
+// `name (` inside a kernel or helper body: a possible call of a same-file helper.
+struct CallSite {
+  std::uint32_t caller = 0;  // kernel index, or k_helper_caller | index into device_functions
+  std::string_view name;
+};
+inline constexpr std::uint32_t k_helper_caller = 0x80000000u;
 
 // The state of one pass over one file's tokens.
 struct SourceContext {
@@ -55,7 +61,9 @@ struct SourceContext {
   std::ptrdiff_t device_function = -1;  // index into device_functions when in a helper body
   std::size_t device_function_end = 0;
   std::vector<DeviceFunction> device_functions;
-  std::vector<std::vector<std::string_view>> kernel_callees;  // parallel to out.kernels
+  // Every call site in kernel and helper bodies, in pass order: one list per file, not one per
+  // kernel and helper (those small lists made a quarter of a scan's `malloc` calls).
+  std::vector<CallSite> calls;
 
   // Per-file facts decided at the end of the pass.
   OncePerFile fp8, bf16, sync_intrinsics, cub_thrust, cutlass, tensorrt_include, nvinfer;
