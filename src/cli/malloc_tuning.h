@@ -11,10 +11,13 @@
 
 namespace gpuport {
 
-inline void tune_malloc_for_one_shot_command() {
+// True when glibc took both settings: only then does mapping heap pages ahead of use pay
+// (ScanOptions::prefault_heap).
+[[nodiscard]] inline bool tune_malloc_for_one_shot_command() {
   // 32 MiB is the largest threshold glibc accepts (half its per-thread heap size).
-  ::mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-  ::mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+  const bool mmap_set = ::mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024) == 1;
+  const bool trim_set = ::mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024) == 1;
+  return mmap_set && trim_set;
 }
 
 }  // namespace gpuport

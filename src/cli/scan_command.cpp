@@ -419,8 +419,7 @@ int run_scan_command(const CommandArgs& args) {
     return *status;
   }
 
-  tune_malloc_for_one_shot_command();
-  config->scan.prefault_heap = true;
+  config->scan.prefault_heap = tune_malloc_for_one_shot_command();
   DiskFileSystem disk;
   ScanProgress progress;
   tl::expected<ScanResult, IoError> result;

@@ -18,7 +18,7 @@ namespace gpuport {
 struct ScanOptions {
   WalkOptions walk;
   // Map heap pages ahead of each worker's allocations (HeapPrefault). Only worth it where
-  // malloc keeps freed memory: the CLI sets it together with tune_malloc_for_one_shot_command.
+  // malloc keeps freed memory: the CLI sets it when tune_malloc_for_one_shot_command succeeds.
   bool prefault_heap = false;
 };
 

@@ -62,7 +62,7 @@ struct SourceContext {
   std::size_t device_function_end = 0;
   std::vector<DeviceFunction> device_functions;
   // Every call site in kernel and helper bodies, in pass order: one list per file, not one per
-  // kernel and helper (those small lists made a quarter of a scan's `malloc` calls).
+  // kernel and helper (those small lists made nearly a third of a scan's `malloc` calls).
   std::vector<CallSite> calls;
 
   // Per-file facts decided at the end of the pass.
