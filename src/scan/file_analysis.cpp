@@ -1,5 +1,8 @@
-// Finding construction shared by every analyzer.
+// A file's lists as a worker reuses and hands them on, and the finding construction shared by
+// every analyzer.
 #include "scan/file_analysis.h"
+
+#include <iterator>
 
 #include "scan/rules/catalog.h"
 
@@ -11,7 +14,43 @@ constexpr std::size_t k_max_excerpt = 160;
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f';
 }
+template <typename T>
+void move_exact(std::vector<T>& from, std::vector<T>& to) {
+  if (from.empty()) {
+    return;
+  }
+  to.reserve(from.size());
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  from.clear();
+}
 }  // namespace
+
+void FileAnalysis::clear() {
+  findings.clear();
+  kernels.clear();
+  launches.clear();
+  template_instantiations = 0;
+  artifacts.clear();
+  amd_path.clear();
+  warnings.clear();
+  lines = 0;
+  skip_lexing = false;
+}
+
+FileAnalysis FileAnalysis::take_exact() {
+  FileAnalysis exact;
+  move_exact(findings, exact.findings);
+  move_exact(kernels, exact.kernels);
+  move_exact(launches, exact.launches);
+  move_exact(artifacts, exact.artifacts);
+  move_exact(amd_path, exact.amd_path);
+  move_exact(warnings, exact.warnings);
+  exact.template_instantiations = template_instantiations;
+  exact.lines = lines;
+  exact.skip_lexing = skip_lexing;
+  clear();
+  return exact;
+}
 
 std::string make_excerpt(std::string_view line) {
   while (!line.empty() && is_blank(line.front())) {

@@ -25,7 +25,12 @@ struct FileAnalysis {
   std::uint64_t lines = 0;
   bool skip_lexing = false;  // set by the driver for embedded-binary sources
 
-  void clear() { *this = FileAnalysis{}; }
+  // Empties every list but keeps its capacity, so that a worker can reuse one analysis file
+  // after file without growing its lists again.
+  void clear();
+  // Moves the lists into a new analysis whose lists are exactly their size (what a scan keeps
+  // until its merge) and clears this one, keeping its capacity.
+  FileAnalysis take_exact();
 };
 
 // Builds a finding at a token, filling line, column, excerpt and context.

@@ -377,7 +377,10 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       collector.add_unread(file);
       return;
     }
-    FileAnalysis analysis;
+    // One analysis per worker, reused: its lists grow once, and each file keeps exact-size
+    // copies of them until the merge (take_exact), not lists grown by doubling.
+    thread_local FileAnalysis analysis;
+    analysis.clear();
     std::uint64_t bytes = file.size;
     if (file.language == Language::Artifact) {
       // Engines and cubins are counted by size; their bytes are never read.
@@ -417,7 +420,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       progress->bytes.fetch_add(bytes, std::memory_order_relaxed);
     }
     sort_within_file(analysis);
-    collector.add_file(file, bytes, std::move(analysis));
+    collector.add_file(file, bytes, analysis.take_exact());
   };
   callbacks.on_skip = [&](const SkippedEntry& entry) { collector.add_skip(entry); };
   callbacks.on_warning = [&](const IoError& error) {

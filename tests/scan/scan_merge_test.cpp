@@ -1,6 +1,7 @@
 // The end of a scan merges every file's lists in path order; with more than one job the findings
 // are merged on a second thread. The result must not depend on the job count, and files read
-// one after another into a worker's reused buffer must not see each other's bytes.
+// one after another into a worker's reused buffer must not see each other's bytes, nor its reused
+// analysis each other's items.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "../source/temp_dir.h"
+#include "scan/file_analysis.h"
 #include "scan/rules/catalog.h"
 #include "scan/scanner.h"
 
@@ -99,6 +101,62 @@ TEST(ScanMerge, ListsAreTheSameAndInPathOrderForEveryJobCount) {
     ASSERT_EQ(many.warnings.size(), 2u);
     EXPECT_EQ(many.warnings[1].message, one.warnings[1].message);
   }
+}
+
+// A worker keeps one FileAnalysis for all its files: take_exact() hands a file's items on in lists
+// of their exact size and leaves the analysis empty, with its capacity, for the next file.
+TEST(FileAnalysis, TakeExactMovesEveryItemAndLeavesAnEmptyAnalysis) {
+  FileAnalysis reused;
+  for (int i = 0; i < 5; ++i) {
+    Finding finding;
+    finding.file = "a/long/enough/path/to/leave/the/small/string/buffer.cu";
+    finding.line = static_cast<std::uint32_t>(i + 1);
+    finding.detail = "detail " + std::to_string(i);
+    reused.findings.push_back(finding);
+  }
+  Kernel kernel;
+  kernel.name = "k";
+  kernel.file = "f.cu";
+  reused.kernels.push_back(kernel);
+  LaunchSite launch;
+  launch.kernel = "k";
+  launch.line = 9;
+  reused.launches.push_back(launch);
+  reused.artifacts.push_back(Artifact{});
+  reused.amd_path.push_back(AmdPathSign{});
+  FileWarning warning;
+  warning.message = "unterminated string literal";
+  reused.warnings.push_back(warning);
+  reused.template_instantiations = 2;
+  reused.lines = 40;
+  const std::size_t findings_capacity = reused.findings.capacity();
+
+  const FileAnalysis kept = reused.take_exact();
+  ASSERT_EQ(kept.findings.size(), 5u);
+  EXPECT_EQ(kept.findings.capacity(), 5u);
+  EXPECT_EQ(kept.findings[4].line, 5u);
+  EXPECT_EQ(kept.findings[4].detail, "detail 4");
+  EXPECT_EQ(kept.findings[4].file, "a/long/enough/path/to/leave/the/small/string/buffer.cu");
+  ASSERT_EQ(kept.kernels.size(), 1u);
+  EXPECT_EQ(kept.kernels[0].name, "k");
+  ASSERT_EQ(kept.launches.size(), 1u);
+  EXPECT_EQ(kept.launches[0].line, 9u);
+  ASSERT_EQ(kept.artifacts.size(), 1u);
+  ASSERT_EQ(kept.amd_path.size(), 1u);
+  ASSERT_EQ(kept.warnings.size(), 1u);
+  EXPECT_EQ(kept.warnings[0].message, "unterminated string literal");
+  EXPECT_EQ(kept.template_instantiations, 2u);
+  EXPECT_EQ(kept.lines, 40u);
+
+  EXPECT_TRUE(reused.findings.empty());
+  EXPECT_EQ(reused.findings.capacity(), findings_capacity);
+  EXPECT_TRUE(reused.kernels.empty());
+  EXPECT_TRUE(reused.launches.empty());
+  EXPECT_TRUE(reused.artifacts.empty());
+  EXPECT_TRUE(reused.amd_path.empty());
+  EXPECT_TRUE(reused.warnings.empty());
+  EXPECT_EQ(reused.template_instantiations, 0u);
+  EXPECT_EQ(reused.lines, 0u);
 }
 
 // A large file read first leaves its bytes in the worker's buffer; the short file read after it
