@@ -76,10 +76,12 @@ std::string make_excerpt(std::string_view line) {
   return out;
 }
 
-Finding make_finding(std::string_view rule_id, const std::string& path, const TokenStream& tokens,
-                     const Token& at, std::string detail) {
-  Finding finding;
-  finding.rule = rule_index(rule_id);
+Finding& add_finding(std::vector<Finding>& findings, std::string_view rule_id,
+                     const std::string& path, const TokenStream& tokens, const Token& at,
+                     std::string detail) {
+  const std::uint16_t rule = rule_index(rule_id);  // first: it throws on an id not in the catalog
+  Finding& finding = findings.emplace_back();
+  finding.rule = rule;
   finding.file = path;
   finding.line = at.line;
   finding.column = tokens.column(at);

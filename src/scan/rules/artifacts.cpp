@@ -37,8 +37,8 @@ void check_python_artifacts(const std::string& path, const TokenStream& tokens,
     const std::string_view content = string.content;
     if (content.size() <= 512 && names_binary_file(content)) {
       last_line = token.line;
-      out.findings.push_back(
-          make_finding("GP-ART-004", path, tokens, token, std::string(content.substr(0, 80))));
+      add_finding(out.findings, "GP-ART-004", path, tokens, token,
+                  std::string(content.substr(0, 80)));
     }
   }
 }

@@ -248,8 +248,8 @@ void check_python_build(const std::string& path, const TokenStream& tokens,
     const Token& token = *string.token;
     if (token.line != last_option_line && is_nvcc_option(string.content)) {
       last_option_line = token.line;
-      out.findings.push_back(make_finding("GP-BUILD-007", path, tokens, token,
-                                          std::string(string.content.substr(0, 64))));
+      add_finding(out.findings, "GP-BUILD-007", path, tokens, token,
+                  std::string(string.content.substr(0, 64)));
     }
   }
   if (!torch_imported) {
@@ -274,13 +274,13 @@ void check_python_build(const std::string& path, const TokenStream& tokens,
       continue;
     }
     if (text == "CUDAExtension") {
-      out.findings.push_back(make_finding("GP-BUILD-006", path, tokens, token, "CUDAExtension"));
+      add_finding(out.findings, "GP-BUILD-006", path, tokens, token, "CUDAExtension");
     } else if (text == "load_inline" && scan_call(tokens, j, "cuda_sources").keyword) {
-      out.findings.push_back(
-          make_finding("GP-BUILD-006", path, tokens, token, "load_inline(cuda_sources=...)"));
+      add_finding(out.findings, "GP-BUILD-006", path, tokens, token,
+                  "load_inline(cuda_sources=...)");
     } else if (text == "load" && (cpp_extension_attr || (load_imported && !after_dot)) &&
                scan_call(tokens, j, {}).cuda_source) {
-      out.findings.push_back(make_finding("GP-BUILD-006", path, tokens, token, "load(*.cu)"));
+      add_finding(out.findings, "GP-BUILD-006", path, tokens, token, "load(*.cu)");
     }
   }
 }

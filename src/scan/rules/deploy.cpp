@@ -280,10 +280,9 @@ void check_python_deploy(const std::string& path, const TokenStream& tokens,
     }
     if (is_smi_command(content) && token.line != last_smi) {
       last_smi = token.line;
-      out.findings.push_back(make_finding("GP-DEPLOY-005", path, tokens, token, "nvidia-smi"));
+      add_finding(out.findings, "GP-DEPLOY-005", path, tokens, token, "nvidia-smi");
     } else if (content == "CUDA_VISIBLE_DEVICES" || starts_with(content, "CUDA_VISIBLE_DEVICES=")) {
-      out.findings.push_back(
-          make_finding("GP-DEPLOY-006", path, tokens, token, "CUDA_VISIBLE_DEVICES"));
+      add_finding(out.findings, "GP-DEPLOY-006", path, tokens, token, "CUDA_VISIBLE_DEVICES");
     }
   }
 }

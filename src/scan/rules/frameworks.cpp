@@ -102,7 +102,7 @@ class PythonEmitter {
   }
 
   void at_token(std::string_view rule, const Token& token, std::string detail) {
-    m_out.findings.push_back(make_finding(rule, m_path, m_tokens, token, std::move(detail)));
+    add_finding(m_out.findings, rule, m_path, m_tokens, token, std::move(detail));
   }
 
   void sign(std::uint32_t line, std::string detail) {
