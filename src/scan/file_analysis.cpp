@@ -76,9 +76,8 @@ std::string make_excerpt(std::string_view line) {
   return out;
 }
 
-Finding& add_finding(std::vector<Finding>& findings, std::string_view rule_id,
-                     const std::string& path, const TokenStream& tokens, const Token& at,
-                     std::string detail) {
+void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const std::string& path,
+                 const TokenStream& tokens, const Token& at, std::string detail) {
   const std::uint16_t rule = rule_index(rule_id);  // first: it throws on an id not in the catalog
   Finding& finding = findings.emplace_back();
   finding.rule = rule;
@@ -88,7 +87,6 @@ Finding& add_finding(std::vector<Finding>& findings, std::string_view rule_id,
   finding.excerpt = make_excerpt(tokens.line_text(at.line));
   finding.detail = std::move(detail);
   finding.context = at.context;
-  return finding;
 }
 
 }  // namespace gpuport

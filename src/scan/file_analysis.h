@@ -35,9 +35,8 @@ struct FileAnalysis {
 
 // Appends a finding at a token to `findings`, filling line, column, excerpt and context; built
 // in place, since every finding of a scan passes here.
-Finding& add_finding(std::vector<Finding>& findings, std::string_view rule_id,
-                     const std::string& path, const TokenStream& tokens, const Token& at,
-                     std::string detail = {});
+void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const std::string& path,
+                 const TokenStream& tokens, const Token& at, std::string detail = {});
 // Excerpt of a source line as the writers show it: trimmed, at most 160 bytes, valid UTF-8.
 std::string make_excerpt(std::string_view line);
 
