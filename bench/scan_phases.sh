@@ -10,7 +10,7 @@
 #   CORPUS        the corpus directory (default: bench/corpus; make it with make_corpus.py)
 #   --runs N      rounds after one warm-up round (default 7)
 #   --jobs J      worker threads for every tool (default 2)
-# Needs: bash, ripgrep (rg), and the patterns of bench/scan_vs_ripgrep.sh.
+# Needs: bash, ripgrep (rg); the patterns come from bench/rg_patterns.sh.
 set -euo pipefail
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,12 +40,8 @@ corpus="${positional[2]:-${repo_root}/bench/corpus}"
 [[ "${jobs}" =~ ^[1-9][0-9]*$ ]] || die "--jobs needs a positive integer"
 command -v rg >/dev/null || die "ripgrep not found; install it with: apt-get install -y ripgrep"
 
-# The same 15 patterns as scan_vs_ripgrep.sh, taken from it so that the two never differ.
-mapfile -t patterns < <(sed -n '/^patterns=(/,/^)/p' "${script_dir}/scan_vs_ripgrep.sh" |
-  sed -e '1d' -e '$d' -e "s/^ *'//" -e "s/'\$//")
-[[ ${#patterns[@]} -ge 15 ]] || die "could not read the patterns of scan_vs_ripgrep.sh"
-rg_args=()
-for p in "${patterns[@]}"; do rg_args+=(-e "(?-u)${p}"); done
+# shellcheck source=bench/rg_patterns.sh
+source "${script_dir}/rg_patterns.sh"  # sets rg_patterns, as scan_vs_ripgrep.sh uses them
 
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
@@ -54,7 +50,7 @@ tools=(read lex analyze scan gpuport rg)
 declare -A times
 run_tool() {
   case "$1" in
-    rg) rg --no-ignore --hidden -c -j "${jobs}" "${rg_args[@]}" "${corpus}" >/dev/null || [[ $? -eq 1 ]] ;;
+    rg) rg --no-ignore --hidden -c -j "${jobs}" "${rg_patterns[@]}" "${corpus}" >/dev/null || [[ $? -eq 1 ]] ;;
     gpuport) "${gpuport}" scan "${corpus}" --format text -o "${work}/scan.txt" --jobs "${jobs}" --quiet ;;
     *) "${phases}" "$1" "${corpus}" --jobs "${jobs}" >/dev/null ;;
   esac

@@ -68,26 +68,8 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
-# The 15 patterns of the throughput anchor, each in ASCII mode ((?-u): byte-oriented \b, \w, \s).
-patterns=(
-  '\b__global__\b'
-  '\b(asm|__asm__|__asm)(\s+(volatile|__volatile__))?\s*\('
-  'nvcuda::wmma'
-  '\b(mma\.sync|wgmma\.|ldmatrix\.|cp\.async|tcgen05\.)'
-  '\b__(shfl(_xor|_up|_down)?_sync|ballot_sync|any_sync|all_sync|activemask|syncwarp)\b'
-  '\b0x[fF]{8}\b'
-  '(?i)\bwarp_?size\w*\s*(=|\s)\s*32\b'
-  '\bcublas(Lt)?[A-Z]\w*\s*\('
-  '\bcudnn[A-Z]\w*\s*\('
-  '\b(cutlass|cute)::'
-  '@triton\.jit'
-  '^\s*(import|from)\s+(tensorrt|torch|onnxruntime|vllm|sglang|triton|cutlass)\b'
-  'NvInfer|nvinfer1::'
-  '\bCUDAExtension\b'
-  '\btrtexec\b'
-)
-rg_patterns=()
-for p in "${patterns[@]}"; do rg_patterns+=(-e "(?-u)${p}"); done
+# shellcheck source=bench/rg_patterns.sh
+source "${script_dir}/rg_patterns.sh"  # sets rg_patterns
 
 # set_argv TOOL JOBS: puts the command line of one run into the array `argv`.
 set_argv() {

@@ -14,6 +14,7 @@ constexpr std::size_t k_max_excerpt = 160;
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f';
 }
+// Leaves `from` holding moved-from items: take_exact clears every list after moving them all.
 template <typename T>
 void move_exact(std::vector<T>& from, std::vector<T>& to) {
   if (from.empty()) {
@@ -21,7 +22,6 @@ void move_exact(std::vector<T>& from, std::vector<T>& to) {
   }
   to.reserve(from.size());
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
-  from.clear();
 }
 }  // namespace
 
