@@ -14,15 +14,18 @@
 
 namespace gpuport {
 
+// The strings first and the small fields packed after them: 112 bytes, not 120 (a scan keeps
+// every finding, and the merge holds it twice).
 struct Finding {
-  std::uint16_t rule = 0;  // index into rule_catalog()
-  std::string file;        // relative to the scan root, '/'-separated
-  std::uint32_t line = 0;
-  std::uint32_t column = 0;
+  std::string file;     // relative to the scan root, '/'-separated
   std::string excerpt;  // the source line, trimmed, at most 160 bytes
   std::string detail;   // what exactly matched: "ldmatrix.sync.aligned.m8n8.x4", "0xffffffff"
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint16_t rule = 0;  // index into rule_catalog()
   BranchContext context = BranchContext::Neutral;
 };
+static_assert(sizeof(Finding) <= 3 * sizeof(std::string) + 16);
 
 struct KernelFeatures {
   std::vector<std::string> ptx_instructions;  // distinct mnemonics, first-seen order

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <latch>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -165,10 +166,12 @@ bool names_only(const FileAnalysis& analysis, const std::string& path) {
          all_name<WarningOrder>(analysis.warnings, path);
 }
 
-// Maps the page-aligned part of a vector's unused capacity in one system call: filling it then
-// takes no page fault per 4 KiB (see heap_prefault.h). The merge fills these lists.
+// Reserves exactly `count` items and maps the page-aligned part of the unused capacity in one
+// system call: filling it then takes no page fault per 4 KiB (see heap_prefault.h). The merge
+// fills these lists.
 template <typename T>
-void populate_capacity(std::vector<T>& items) {
+void reserve_mapped(std::vector<T>& items, std::size_t count) {
+  items.reserve(count);
   populate_for_writing(items.data() + items.size(), (items.capacity() - items.size()) * sizeof(T));
 }
 
@@ -197,6 +200,10 @@ class Collector {
     stats.lines += analysis.lines;
     m_result.files_scanned += 1;
     m_result.bytes_scanned += bytes;
+    m_totals.findings += analysis.findings.size();
+    m_totals.kernels += analysis.kernels.size();
+    m_totals.launches += analysis.launches.size();
+    m_totals.warnings += analysis.warnings.size();
     const bool instantiates = analysis.kernels.empty() && analysis.template_instantiations > 0 &&
                               (file.language == Language::Cuda || file.language == Language::Cpp);
     m_files.push_back({file.path, instantiates, std::move(analysis)});
@@ -222,12 +229,13 @@ class Collector {
 
   // After the walk: every list of the result in its documented order. With more than one job,
   // the findings (the largest list) are merged on a second thread while this one merges the
-  // rest; each thread moves and frees only its own lists of each file.
+  // rest; each thread sizes and maps its own lists first (the findings' thread while this one
+  // sorts the files), then moves and frees only its own lists of each file.
   void finish(unsigned jobs) {
-    std::sort(m_files.begin(), m_files.end(),
-              [](const CollectedFile& a, const CollectedFile& b) { return a.path < b.path; });
-    reserve_totals();
-    auto merge_findings = [this] {
+    std::latch files_sorted(1);
+    auto merge_findings = [this, &files_sorted] {
+      reserve_mapped(m_result.findings, m_totals.findings);
+      files_sorted.wait();
       for (CollectedFile& file : m_files) {
         append(m_result.findings, file.analysis.findings);
         release(file.analysis.findings);
@@ -236,9 +244,16 @@ class Collector {
     std::thread findings_thread;
     if (jobs > 1) {
       findings_thread = std::thread(merge_findings);
-    } else {
+    }
+    std::sort(m_files.begin(), m_files.end(),
+              [](const CollectedFile& a, const CollectedFile& b) { return a.path < b.path; });
+    files_sorted.count_down();
+    if (!findings_thread.joinable()) {
       merge_findings();
     }
+    reserve_mapped(m_result.kernels, m_totals.kernels);
+    reserve_mapped(m_result.launches, m_totals.launches);
+    m_result.warnings.reserve(m_totals.warnings + m_walk_warnings.size());
     for (CollectedFile& file : m_files) {
       FileAnalysis& analysis = file.analysis;
       if (file.instantiates) {
@@ -274,26 +289,14 @@ class Collector {
   }
 
  private:
-  // Exact capacities, so that merging never holds a list twice while it grows.
-  void reserve_totals() {
+  // The items of every file added so far, counted as they come: the merge reserves exact
+  // capacities, so that it never holds a list twice while the list grows.
+  struct Totals {
     std::size_t findings = 0;
     std::size_t kernels = 0;
     std::size_t launches = 0;
-    std::size_t warnings = m_walk_warnings.size();
-    for (const CollectedFile& file : m_files) {
-      findings += file.analysis.findings.size();
-      kernels += file.analysis.kernels.size();
-      launches += file.analysis.launches.size();
-      warnings += file.analysis.warnings.size();
-    }
-    m_result.findings.reserve(findings);
-    m_result.kernels.reserve(kernels);
-    m_result.launches.reserve(launches);
-    m_result.warnings.reserve(warnings);
-    populate_capacity(m_result.findings);
-    populate_capacity(m_result.kernels);
-    populate_capacity(m_result.launches);
-  }
+    std::size_t warnings = 0;
+  };
 
   struct CollectedFile {
     std::string path;
@@ -305,6 +308,7 @@ class Collector {
   ScanResult& m_result;
   std::vector<CollectedFile> m_files;
   std::vector<FileWarning> m_walk_warnings;
+  Totals m_totals;
   bool m_all_own_items = true;  // every file's items name that file (see names_only)
 };
 
