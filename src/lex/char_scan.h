@@ -150,6 +150,30 @@ inline const char* ident_end(const char* p, const char* end) {
   return p;
 }
 
+// The first byte at or after p (before end) that is a, b or c; end when there is none.
+inline const char* find_any_of(const char* p, const char* end, char a, char b, char c) {
+#if defined(__SSE2__)
+  const __m128i first = _mm_set1_epi8(a);
+  const __m128i second = _mm_set1_epi8(b);
+  const __m128i third = _mm_set1_epi8(c);
+  while (end - p >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, first), _mm_cmpeq_epi8(x, second)),
+                     _mm_cmpeq_epi8(x, third));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask != 0) {
+      return p + __builtin_ctz(mask);
+    }
+    p += 16;
+  }
+#endif
+  while (p < end && *p != a && *p != b && *p != c) {
+    ++p;
+  }
+  return p;
+}
+
 // The first byte at or after p (before end) that is not ' ', '\t', '\v', '\f' or '\r'.
 inline const char* blank_end(const char* p, const char* end) {
 #if defined(__SSE2__)

@@ -130,7 +130,11 @@ void CudaLexer::run() {
     char c = *m_p;
     std::uint8_t cls = class_of(c);
     if ((cls & k_space) != 0) {
-      m_p = char_scan::blank_end(m_p + 1, m_end);
+      // Mostly one space between tokens: the vector scan only for a run of blanks.
+      ++m_p;
+      if (m_p < m_end && (class_of(*m_p) & k_space) != 0) {
+        m_p = char_scan::blank_end(m_p + 1, m_end);
+      }
       continue;
     }
     if ((cls & k_ident_start) != 0) {
@@ -186,6 +190,20 @@ void CudaLexer::run() {
           continue;
         }
         break;
+      case '(':
+      case ')':
+      case '[':
+      case ']':
+      case '{':
+      case '}':
+      case ';':
+      case ',':
+      case '?':
+      case '~':
+        // Punctuators that are never the start of a longer one: no look-ahead.
+        emit(TokenKind::Punct, m_p, m_p + 1, m_line);
+        ++m_p;
+        continue;
       case '\\':
         if (m_directive_flag != 0) {
           if (std::size_t splice = splice_length(m_p); splice != 0) {

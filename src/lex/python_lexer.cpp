@@ -134,7 +134,33 @@ class PythonLexer {
         case '\f':
         case '\v':
         case '\r':
-          m_pos = offset_of(char_scan::blank_end(m_src.data() + m_pos + 1, m_src.data() + n));
+          // Mostly one space between tokens: the vector scan only for a run of blanks.
+          ++m_pos;
+          if (m_pos < n &&
+              (k_classes[static_cast<unsigned char>(m_src[m_pos])] & k_class_blank) != 0) {
+            m_pos = offset_of(char_scan::blank_end(m_src.data() + m_pos + 1, m_src.data() + n));
+          }
+          continue;
+        case '(':
+        case '[':
+        case '{':
+          ++m_depth;
+          emit(m_pos, m_pos + 1, TokenKind::Punct, m_line);
+          ++m_pos;
+          continue;
+        case ')':
+        case ']':
+        case '}':
+          m_depth -= m_depth > 0 ? 1 : 0;
+          emit(m_pos, m_pos + 1, TokenKind::Punct, m_line);
+          ++m_pos;
+          continue;
+        case ',':
+        case ';':
+        case '~':
+          // Never the start of a longer operator: no look-ahead.
+          emit(m_pos, m_pos + 1, TokenKind::Punct, m_line);
+          ++m_pos;
           continue;
         case '\n':
           end_physical_line();
@@ -240,8 +266,13 @@ class PythonLexer {
     const std::uint32_t start_line = m_line;
     const bool triple = quote + 2 < n && m_src[quote + 1] == q && m_src[quote + 2] == q;
     std::uint32_t p = quote + (triple ? 3 : 1);
+    const char* data = m_src.data();
     if (triple) {
       while (p < n) {
+        p = offset_of(char_scan::find_any_of(data + p, data + n, q, '\\', '\n'));
+        if (p >= n) {
+          break;
+        }
         const char c = m_src[p];
         if (c == '\\') {
           if (p + 1 < n && m_src[p + 1] == '\n') {
@@ -265,6 +296,10 @@ class PythonLexer {
       return;
     }
     while (p < n) {
+      p = offset_of(char_scan::find_any_of(data + p, data + n, q, '\\', '\n'));
+      if (p >= n) {
+        break;
+      }
       const char c = m_src[p];
       if (c == '\\') {
         if (p + 1 < n && m_src[p + 1] == '\n') {

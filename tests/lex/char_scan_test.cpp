@@ -106,6 +106,26 @@ TEST(CharScan, IdentEndStopsAtEveryByteThePlainRuleRejects) {
   EXPECT_EQ(char_scan::ident_end<false>(name.data(), name.data() + name.size()), name.data() + 15);
 }
 
+TEST(CharScan, FindAnyOfStopsAtTheFirstOfThreeBytes) {
+  // Every byte value as the one under test, after runs that end inside and across 16-byte blocks.
+  expect_run_end_matches(
+      [](const char* p, const char* end) {
+        return char_scan::find_any_of(p, end, '"', '\\', '\n');
+      },
+      [](unsigned char c) { return c != '"' && c != '\\' && c != '\n'; });
+  for (std::size_t size = 0; size < 70; ++size) {
+    const std::string text = text_of(size, static_cast<std::uint32_t>(size) + 3, "abcdefgh'x");
+    const char* end = text.data() + text.size();
+    for (std::size_t from = 0; from <= text.size(); ++from) {
+      const std::size_t expected = text.find_first_of("'\n#", from);
+      const char* hit = char_scan::find_any_of(text.data() + from, end, '\'', '\n', '#');
+      EXPECT_EQ(static_cast<std::size_t>(hit - text.data()),
+                expected == std::string::npos ? text.size() : expected)
+          << size << " " << from;
+    }
+  }
+}
+
 TEST(CharScan, BlankEndStopsAtEveryByteThePlainRuleRejects) {
   expect_run_end_matches(
       [](const char* p, const char* end) {

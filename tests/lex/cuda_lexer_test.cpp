@@ -239,6 +239,47 @@ TEST(CudaLexer, PunctuatorsUseLongestMatch) {
   EXPECT_EQ(l.out.tokens.size(), expected.size());
 }
 
+// The punctuators that never start a longer one, next to each other, after one blank or a run of
+// blanks, and inside a directive (where they carry its flag).
+TEST(CudaLexer, SingleBytePunctuatorsAndBlankRuns) {
+  Lexed l;
+  lex(l, "f(a)[b]{c};d,e?g:~h \t  (\n#define M(x) {x;}\nz");
+  EXPECT_EQ(toks(l.out), (std::vector<Tok>{{K::Identifier, "f", 1, 1},
+                                           {K::Punct, "(", 1, 2},
+                                           {K::Identifier, "a", 1, 3},
+                                           {K::Punct, ")", 1, 4},
+                                           {K::Punct, "[", 1, 5},
+                                           {K::Identifier, "b", 1, 6},
+                                           {K::Punct, "]", 1, 7},
+                                           {K::Punct, "{", 1, 8},
+                                           {K::Identifier, "c", 1, 9},
+                                           {K::Punct, "}", 1, 10},
+                                           {K::Punct, ";", 1, 11},
+                                           {K::Identifier, "d", 1, 12},
+                                           {K::Punct, ",", 1, 13},
+                                           {K::Identifier, "e", 1, 14},
+                                           {K::Punct, "?", 1, 15},
+                                           {K::Identifier, "g", 1, 16},
+                                           {K::Punct, ":", 1, 17},
+                                           {K::Punct, "~", 1, 18},
+                                           {K::Identifier, "h", 1, 19},
+                                           {K::Punct, "(", 1, 24},
+                                           {K::DirectiveStart, "#define", 2, 1},
+                                           {K::Identifier, "M", 2, 9},
+                                           {K::Punct, "(", 2, 10},
+                                           {K::Identifier, "x", 2, 11},
+                                           {K::Punct, ")", 2, 12},
+                                           {K::Punct, "{", 2, 14},
+                                           {K::Identifier, "x", 2, 15},
+                                           {K::Punct, ";", 2, 16},
+                                           {K::Punct, "}", 2, 17},
+                                           {K::DirectiveEnd, "", 2, 18},
+                                           {K::Identifier, "z", 3, 1}}));
+  for (const Token& token : l.out.tokens) {
+    EXPECT_EQ(token.in_directive(), token.line == 2) << l.out.text(token);
+  }
+}
+
 TEST(CudaLexer, StrayBytesAreOther) {
   Lexed l;
   lex(l, "a @ ` \\ b");

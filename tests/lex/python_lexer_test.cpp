@@ -158,6 +158,46 @@ TEST(PythonLexer, UnterminatedTripleQuotedStringRunsToEnd) {
   EXPECT_EQ(stream.diagnostics[0].message, "unterminated triple-quoted string");
 }
 
+// Strings longer than the 16-byte blocks the lexer skips through: a quote, backslash or line
+// break on either side of a block boundary still ends, escapes or counts as it would alone.
+TEST(PythonLexer, LongStringsAcrossBlockBoundaries) {
+  for (std::size_t pad : {0u, 13u, 14u, 15u, 16u, 17u, 31u, 32u, 33u}) {
+    const std::string filler(pad, 'a');
+    const std::string single = "'" + filler + "\\'" + filler + "\\\\'";
+    const std::string triple =
+        "\"\"\"" + filler + "\n" + filler + "\"\"\\\"\"\"\n" + filler + "\"\"\"";
+    auto toks = lex("x = " + single + "\ny = " + triple + " + z\nw\n");
+    ASSERT_EQ(toks.size(), 12u) << pad;
+    EXPECT_EQ(toks[2], (Tok{K::String, single, 1, 5})) << pad;
+    EXPECT_EQ(toks[6], (Tok{K::String, triple, 2, 5})) << pad;
+    EXPECT_EQ(toks[7], (Tok{K::Punct, "+", 4, static_cast<std::uint32_t>(pad + 5)})) << pad;
+    EXPECT_EQ(toks[10], (Tok{K::Identifier, "w", 5, 1})) << pad;
+  }
+}
+
+TEST(PythonLexer, LongUnterminatedStringStopsAtTheLineBreak) {
+  TokenStream stream;
+  const std::string body(40, 'q');
+  auto toks = lex("s = '" + body + "\nt = 1\n", stream);
+  ASSERT_GE(toks.size(), 5u);
+  EXPECT_EQ(toks[2], (Tok{K::String, "'" + body, 1, 5}));
+  EXPECT_EQ(stream.tokens[2].flags, k_token_unterminated);
+  EXPECT_EQ(toks[4], (Tok{K::Identifier, "t", 2, 1}));
+  EXPECT_EQ(stream.diagnostics.size(), 1u);
+}
+
+TEST(PythonLexer, BracketsAndSeparatorsTrackDepthAndBlanks) {
+  // Newline tokens only outside brackets; one blank or a run of them between tokens.
+  EXPECT_EQ(texts("f(a,\n  [b;c],\t{d: ~e})\ng  =\t\t1\n"),
+            (std::vector<std::string>{"f", "(", "a", ",", "[", "b", ";",  "c", "]", ",", "{",
+                                      "d", ":", "~", "e", "}", ")", "NL", "g", "=", "1", "NL"}));
+  auto toks = lex("a ( b )  c\n");
+  ASSERT_EQ(toks.size(), 6u);
+  EXPECT_EQ(toks[1], (Tok{K::Punct, "(", 1, 3}));
+  EXPECT_EQ(toks[3], (Tok{K::Punct, ")", 1, 7}));
+  EXPECT_EQ(toks[4], (Tok{K::Identifier, "c", 1, 10}));
+}
+
 TEST(PythonLexer, UnterminatedAtEndOfFileAfterBackslash) {
   TokenStream stream;
   auto toks = lex("'ab\\", stream);
