@@ -24,7 +24,7 @@ packages=(
 for extra in "$@"; do
   case "$extra" in
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    bench) packages+=(ripgrep time python3 wrk) ;;
+    bench) packages+=(ripgrep time python3 wrk valgrind) ;;
     *) echo "setup.sh: unknown extra '$extra' (known: fuzz, bench)" >&2; exit 2 ;;
   esac
 done
