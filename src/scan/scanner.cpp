@@ -170,9 +170,14 @@ bool names_only(const FileAnalysis& analysis, const std::string& path) {
 // system call: filling it then takes no page fault per 4 KiB (see heap_prefault.h). The merge
 // fills these lists.
 template <typename T>
+void map_capacity(std::vector<T>& items) {
+  populate_for_writing(items.data() + items.size(), (items.capacity() - items.size()) * sizeof(T));
+}
+
+template <typename T>
 void reserve_mapped(std::vector<T>& items, std::size_t count) {
   items.reserve(count);
-  populate_for_writing(items.data() + items.size(), (items.capacity() - items.size()) * sizeof(T));
+  map_capacity(items);
 }
 
 template <typename T>
@@ -229,21 +234,23 @@ class Collector {
 
   // After the walk: every list of the result in its documented order. With more than one job,
   // the findings (the largest list) are merged on a second thread while this one merges the
-  // rest; each thread sizes and maps its own lists first (the findings' thread while this one
-  // sorts the files), then moves and frees only its own lists of each file.
+  // rest; each thread maps its own lists' pages first (the findings' thread while this one sorts
+  // the files), then moves and frees only its own lists of each file.
   void finish(unsigned jobs) {
+    // Reserved here, so that nothing on the findings' thread allocates (or can throw).
+    m_result.findings.reserve(m_totals.findings);
     std::latch files_sorted(1);
     auto merge_findings = [this, &files_sorted] {
-      reserve_mapped(m_result.findings, m_totals.findings);
+      map_capacity(m_result.findings);
       files_sorted.wait();
       for (CollectedFile& file : m_files) {
         append(m_result.findings, file.analysis.findings);
         release(file.analysis.findings);
       }
     };
-    std::thread findings_thread;
+    std::jthread findings_thread;  // joined on every way out of this function
     if (jobs > 1) {
-      findings_thread = std::thread(merge_findings);
+      findings_thread = std::jthread(merge_findings);
     }
     std::sort(m_files.begin(), m_files.end(),
               [](const CollectedFile& a, const CollectedFile& b) { return a.path < b.path; });
