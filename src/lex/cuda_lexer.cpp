@@ -414,6 +414,7 @@ bool CudaLexer::lex_header_name() {
   return false;
 }
 
+// Every punctuator but the single-byte ones ( ) [ ] { } ; , ? ~, which run() emits itself.
 void CudaLexer::lex_punct() {
   const char* start = m_p;
   char c1 = peek(m_p, 1);
@@ -483,17 +484,6 @@ void CudaLexer::lex_punct() {
       } else if (c1 == '*') {
         length = 2;
       }
-      break;
-    case '(':
-    case ')':
-    case '[':
-    case ']':
-    case '{':
-    case '}':
-    case ';':
-    case ',':
-    case '?':
-    case '~':
       break;
     default:
       kind = TokenKind::Other;
