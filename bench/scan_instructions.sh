@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Counts the instructions a scan executes (valgrind's callgrind), for comparing two builds on a
 # machine whose speed drifts: wall times on a shared virtual machine move by a third from hour to
-# hour, an instruction count does not move at all. Generates a small corpus with make_corpus.py,
-# runs `GPUPORT scan CORPUS --jobs 1` under callgrind, and prints the total and the functions
-# that execute the most; with a second binary, both totals and the ratio.
+# hour, an instruction count by a few dozen in a billion. Generates a small corpus with
+# make_corpus.py, runs `GPUPORT scan CORPUS --jobs 1` under callgrind, and prints the total and
+# the functions that execute the most; with a second binary, both totals and the ratio.
 #
 # An instruction count is not a time: page faults, cache misses and mispredicted branches do not
 # show in it. Confirm a change that looks good here with scan_vs_ripgrep.sh or scan_phases.sh.
