@@ -67,7 +67,8 @@ inline std::size_t count_byte(std::string_view text, char byte) {
 
 // Offset of the first occurrence of `needle` in `hay` at or after `from`, or
 // npos, like std::string_view::find. Candidates are positions where both the first and the last
-// byte of the needle match, found 16 at a time; a rare pair, so few are compared in full.
+// byte of the needle match, found 16 at a time (64 while none is found); a rare pair, so few are
+// compared in full.
 inline std::size_t find(std::string_view hay, std::string_view needle, std::size_t from = 0) {
   if (needle.size() < 2) {
     return hay.find(needle, from);
@@ -82,17 +83,44 @@ inline std::size_t find(std::string_view hay, std::string_view needle, std::size
 #if defined(__SSE2__)
   const __m128i first_byte = _mm_set1_epi8(needle.front());
   const __m128i last_byte = _mm_set1_epi8(needle.back());
-  while (stop - p >= 16) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + last));
-    unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(
-        _mm_and_si128(_mm_cmpeq_epi8(a, first_byte), _mm_cmpeq_epi8(b, last_byte))));
+  // Lanes where a candidate starts, for the 16 starts at q.
+  const auto candidates = [&](const char* q) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + last));
+    return _mm_and_si128(_mm_cmpeq_epi8(a, first_byte), _mm_cmpeq_epi8(b, last_byte));
+  };
+  // The first full match among the starts of `mask` (bits from q), or nullptr.
+  const auto first_match = [&](const char* q, unsigned mask) -> const char* {
     while (mask != 0) {
-      const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
-      if (std::string_view(p + bit, needle.size()) == needle) {
-        return static_cast<std::size_t>(p + bit - begin);
+      const char* at = q + __builtin_ctz(mask);
+      if (std::string_view(at, needle.size()) == needle) {
+        return at;
       }
       mask &= mask - 1;
+    }
+    return nullptr;
+  };
+  // 64 starts per step while no candidate shows up (the usual case: files are searched whole
+  // for a marker few of them hold); the blocks are looked at one by one only when one does.
+  while (stop - p >= 64) {
+    const __m128i c0 = candidates(p);
+    const __m128i c1 = candidates(p + 16);
+    const __m128i c2 = candidates(p + 32);
+    const __m128i c3 = candidates(p + 48);
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3))) != 0) {
+      for (const __m128i& block : {c0, c1, c2, c3}) {
+        if (const char* at = first_match(p, static_cast<unsigned>(_mm_movemask_epi8(block)))) {
+          return static_cast<std::size_t>(at - begin);
+        }
+        p += 16;
+      }
+      continue;
+    }
+    p += 64;
+  }
+  while (stop - p >= 16) {
+    if (const char* at = first_match(p, static_cast<unsigned>(_mm_movemask_epi8(candidates(p))))) {
+      return static_cast<std::size_t>(at - begin);
     }
     p += 16;
   }

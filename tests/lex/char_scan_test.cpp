@@ -49,18 +49,24 @@ TEST(CharScan, CountByteMatchesStdCount) {
 
 TEST(CharScan, FindMatchesStringViewFind) {
   const std::string needle = "gpuport-ignore";
-  for (std::size_t size = 0; size < 120; ++size) {
-    // Near-misses: the first and last bytes of the needle with other bytes between.
-    std::string text = text_of(size, static_cast<std::uint32_t>(size), "ge-gpuport-ignor");
-    for (std::size_t at : {size / 3, size / 2, size}) {
-      std::string hay = text;
-      if (at + needle.size() <= hay.size()) {
-        hay.replace(at, needle.size(), needle);
-      }
-      const std::string_view view = hay;
-      for (std::size_t from = 0; from <= hay.size() + 1; from += 5) {
-        EXPECT_EQ(char_scan::find(view, needle, from), view.find(needle, from))
-            << size << " " << at << " " << from;
+  // Sizes across several 64-byte steps of the search, the needle at the start, the middle and
+  // the end of a step, and near its last possible start.
+  // Near-misses (the first and last bytes of the needle with other bytes between), and text
+  // with no candidate at all but the needle.
+  for (std::string_view alphabet : {"ge-gpuport-ignor", "abcdfhpu-ortin "}) {
+    for (std::size_t size = 0; size < 300; ++size) {
+      std::string text = text_of(size, static_cast<std::uint32_t>(size), alphabet);
+      for (std::size_t at :
+           {std::size_t{0}, size / 3, size / 2, size - std::min(size, std::size_t{14}), size}) {
+        std::string hay = text;
+        if (at + needle.size() <= hay.size()) {
+          hay.replace(at, needle.size(), needle);
+        }
+        const std::string_view view = hay;
+        for (std::size_t from = 0; from <= hay.size() + 1; from += 5) {
+          EXPECT_EQ(char_scan::find(view, needle, from), view.find(needle, from))
+              << alphabet << " " << size << " " << at << " " << from;
+        }
       }
     }
   }
