@@ -135,7 +135,7 @@ bool looks_like_embedded_binary(std::string_view source) {
   return dense(measure(middle, true));
 }
 
-void analyze_embedded_binary(const std::string& path, std::string_view source, FileAnalysis& out) {
+void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out) {
   const std::uint32_t line = array_line(source);
   out.skip_lexing = true;
   out.artifacts.push_back({path, ArtifactKind::EmbeddedCubin, source.size(), line});
@@ -144,7 +144,7 @@ void analyze_embedded_binary(const std::string& path, std::string_view source, F
                    "embedded binary array, " + std::to_string(source.size()) + " bytes of source"));
 }
 
-void analyze_artifact(const std::string& path, std::uint64_t size, FileAnalysis& out) {
+void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis& out) {
   std::string_view name = base_name(path);
   ArtifactKind kind;
   std::string_view what;

@@ -4,7 +4,7 @@
 
 namespace gpuport {
 
-void analyze_config(const std::string& path, Language language, std::span<const ConfigLine> lines,
+void analyze_config(const SharedString& path, Language language, std::span<const ConfigLine> lines,
                     FileAnalysis& out) {
   switch (language) {
     case Language::CMake:

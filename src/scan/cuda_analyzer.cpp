@@ -255,7 +255,7 @@ bool is_warp_literal(std::uint64_t value) {
 
 }  // namespace
 
-void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalysis& out) {
+void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnalysis& out) {
   static const HandlerTable table = build_table();
   SourceContext ctx(path, tokens, out);
   // Only the anchors start a rule; a kernel or helper body that ends between two anchors is

@@ -37,9 +37,16 @@ void FileAnalysis::clear() {
   skip_lexing = false;
 }
 
-FileAnalysis FileAnalysis::take_exact() {
+FileAnalysis FileAnalysis::take_exact(std::span<const std::uint32_t> finding_order) {
   FileAnalysis exact;
-  move_exact(findings, exact.findings);
+  if (finding_order.empty()) {
+    move_exact(findings, exact.findings);
+  } else {
+    exact.findings.reserve(findings.size());
+    for (const std::uint32_t index : finding_order) {
+      exact.findings.push_back(std::move(findings[index]));
+    }
+  }
   move_exact(kernels, exact.kernels);
   move_exact(launches, exact.launches);
   move_exact(artifacts, exact.artifacts);
@@ -76,7 +83,7 @@ std::string make_excerpt(std::string_view line) {
   return out;
 }
 
-void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const std::string& path,
+void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const SharedString& path,
                  const TokenStream& tokens, const Token& at, std::string detail) {
   const std::uint16_t rule = rule_index(rule_id);  // first: it throws on an id not in the catalog
   Finding& finding = findings.emplace_back();

@@ -29,39 +29,40 @@ struct FileAnalysis {
   // after file without growing its lists again.
   void clear();
   // Moves the lists into a new analysis whose lists are exactly their size (what a scan keeps
-  // until its merge) and clears this one, keeping its capacity.
-  FileAnalysis take_exact();
+  // until its merge) and clears this one, keeping its capacity. A non-empty `finding_order`
+  // (a permutation of the findings' indices) is the order the findings are moved in.
+  FileAnalysis take_exact(std::span<const std::uint32_t> finding_order = {});
 };
 
 // Appends a finding at a token to `findings`, filling line, column, excerpt and context; built
 // in place, since every finding of a scan passes here.
-void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const std::string& path,
+void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const SharedString& path,
                  const TokenStream& tokens, const Token& at, std::string detail = {});
 // Excerpt of a source line as the writers show it: trimmed, at most 160 bytes, valid UTF-8.
 std::string make_excerpt(std::string_view line);
 
 // C, C++ and CUDA sources: hazard rules, kernels, launch sites, embedded cubins, AMD-path signs.
-void analyze_cuda(const std::string& path, const TokenStream& tokens, FileAnalysis& out);
+void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnalysis& out);
 
 // True when a C/C++ file is mostly a byte array (a cubin or fatbin embedded as `0x..,` text):
 // such files are counted as artifacts and not lexed. Decided from the first few KiB.
 bool looks_like_embedded_binary(std::string_view source);
 // Records an embedded-binary source file (artifact + finding) without lexing it.
-void analyze_embedded_binary(const std::string& path, std::string_view source, FileAnalysis& out);
+void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out);
 
 // The first names of the attribute chains analyze_python reads: extract_python_facts() may
 // drop every other chain (PythonFactsOptions).
 std::span<const std::string_view> python_chain_roots();
 
 // Python sources and notebook code cells: frameworks, packages, CUDA-only libraries.
-void analyze_python(const std::string& path, const TokenStream& tokens, const PythonFacts& facts,
+void analyze_python(const SharedString& path, const TokenStream& tokens, const PythonFacts& facts,
                     FileAnalysis& out);
 
 // CMake, packaging, Docker, shell and YAML files.
-void analyze_config(const std::string& path, Language language, std::span<const ConfigLine> lines,
+void analyze_config(const SharedString& path, Language language, std::span<const ConfigLine> lines,
                     FileAnalysis& out);
 
 // Precompiled NVIDIA artifacts (engines, cubins, PTX, fatbins): counted, never lexed.
-void analyze_artifact(const std::string& path, std::uint64_t size, FileAnalysis& out);
+void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis& out);
 
 }  // namespace gpuport

@@ -304,7 +304,7 @@ std::optional<FunctionShape> read_function(const TokenStream& ts, std::size_t ma
   return shape;
 }
 
-Kernel make_kernel(const std::string& path, const TokenStream& ts, std::size_t marker,
+Kernel make_kernel(const SharedString& path, const TokenStream& ts, std::size_t marker,
                    const FunctionShape& shape) {
   Cursor c{ts};
   Kernel kernel;

@@ -30,7 +30,7 @@ struct FunctionShape {
 std::optional<FunctionShape> read_function(const TokenStream& ts, std::size_t marker);
 
 // A Kernel for a `__global__` definition (features left empty for the caller to fill).
-Kernel make_kernel(const std::string& path, const TokenStream& ts, std::size_t marker,
+Kernel make_kernel(const SharedString& path, const TokenStream& ts, std::size_t marker,
                    const FunctionShape& shape);
 
 // The callee of a `<<<` at token `launch` as written: `ns::kernel<T, 4>`.

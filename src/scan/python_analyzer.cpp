@@ -4,7 +4,7 @@
 
 namespace gpuport {
 
-void analyze_python(const std::string& path, const TokenStream& tokens, const PythonFacts& facts,
+void analyze_python(const SharedString& path, const TokenStream& tokens, const PythonFacts& facts,
                     FileAnalysis& out) {
   thread_local std::vector<PythonString> strings;  // reused: no allocation per file
   collect_python_strings(tokens, strings);

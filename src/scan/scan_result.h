@@ -8,16 +8,17 @@
 #include <vector>
 
 #include "lex/token.h"
+#include "scan/shared_string.h"
 #include "scan/tier.h"
 #include "source/language.h"
 #include "source/walker.h"
 
 namespace gpuport {
 
-// The strings first and the small fields packed after them: 112 bytes, not 120 (a scan keeps
+// The strings first and the small fields packed after them: 96 bytes, not 104 (a scan keeps
 // every finding, and the merge holds it twice).
 struct Finding {
-  std::string file;     // relative to the scan root, '/'-separated
+  SharedString file;    // relative to the scan root, '/'-separated; shared by the file's items
   std::string excerpt;  // the source line, trimmed, at most 160 bytes
   std::string detail;   // what exactly matched: "ldmatrix.sync.aligned.m8n8.x4", "0xffffffff"
   std::uint32_t line = 0;
@@ -25,7 +26,7 @@ struct Finding {
   std::uint16_t rule = 0;  // index into rule_catalog()
   BranchContext context = BranchContext::Neutral;
 };
-static_assert(sizeof(Finding) <= 3 * sizeof(std::string) + 16);
+static_assert(sizeof(Finding) <= sizeof(SharedString) + 2 * sizeof(std::string) + 16);
 
 struct KernelFeatures {
   std::vector<std::string> ptx_instructions;  // distinct mnemonics, first-seen order
@@ -42,7 +43,7 @@ struct KernelFeatures {
 
 struct Kernel {
   std::string name;
-  std::string file;
+  SharedString file;
   std::uint32_t line = 0;
   std::uint32_t lines_of_code = 0;  // body lines, braces included
   bool is_template = false;
@@ -55,7 +56,7 @@ enum class LaunchKind : std::uint8_t { TripleChevron, RuntimeApi, DriverApi, Coo
 
 struct LaunchSite {
   std::string kernel;  // callee name as written (may be qualified or templated)
-  std::string file;
+  SharedString file;
   std::uint32_t line = 0;
   LaunchKind kind = LaunchKind::TripleChevron;
 };

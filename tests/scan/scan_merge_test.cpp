@@ -159,6 +159,65 @@ TEST(FileAnalysis, TakeExactMovesEveryItemAndLeavesAnEmptyAnalysis) {
   EXPECT_EQ(reused.lines, 0u);
 }
 
+TEST(FileAnalysis, TakeExactMovesTheFindingsInTheGivenOrder) {
+  FileAnalysis reused;
+  for (const std::uint32_t line : {7u, 3u, 9u, 1u}) {
+    Finding finding;
+    finding.file = "f.cu";
+    finding.line = line;
+    finding.detail = "a detail long enough to live on the heap, line " + std::to_string(line);
+    reused.findings.push_back(finding);
+  }
+  const std::vector<std::uint32_t> order = {3, 1, 0, 2};
+  const FileAnalysis kept = reused.take_exact(order);
+  ASSERT_EQ(kept.findings.size(), 4u);
+  EXPECT_EQ(kept.findings.capacity(), 4u);
+  std::vector<std::uint32_t> lines;
+  for (const Finding& finding : kept.findings) {
+    lines.push_back(finding.line);
+    EXPECT_EQ(finding.detail,
+              "a detail long enough to live on the heap, line " + std::to_string(finding.line));
+  }
+  EXPECT_EQ(lines, (std::vector<std::uint32_t>{1, 3, 7, 9}));
+  EXPECT_TRUE(reused.findings.empty());
+}
+
+// The rule families add their findings one family after another, so a file's list often comes
+// out of the rules unsorted; the scan hands it on sorted by line, column, rule and detail.
+TEST(ScanMerge, FindingsTheRulesEmitOutOfOrderAreSortedWithinTheFile) {
+  const std::string source =
+      "#include <cublas_v2.h>\n"
+      "#define WARP_SIZE 32\n"
+      "__global__ void k(float* x, int n) {\n"
+      "  unsigned m = __ballot_sync(0xffffffff, x[0] > 0);\n"
+      "  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(m));\n"
+      "  x[threadIdx.x % WARP_SIZE] = __shfl_xor_sync(0xffffffff, x[0], 16);\n"
+      "}\n";
+  FileAnalysis raw;
+  analyze_file("k.cu", source, raw);
+  const auto key = [](const Finding& f) { return std::tie(f.line, f.column, f.rule, f.detail); };
+  const auto less = [&](const Finding& a, const Finding& b) { return key(a) < key(b); };
+  ASSERT_GE(raw.findings.size(), 4u);
+  // The case under test: the rules' own order is not the file's order.
+  ASSERT_FALSE(std::is_sorted(raw.findings.begin(), raw.findings.end(), less));
+
+  MemoryFileSystem fs;
+  fs.add_file("repo/k.cu", source);
+  const ScanResult result = scan_with_jobs(fs, "repo", 1);
+  ASSERT_EQ(result.findings.size(), raw.findings.size());
+  EXPECT_TRUE(std::is_sorted(result.findings.begin(), result.findings.end(), less));
+  std::vector<Finding> expected = raw.findings;
+  std::stable_sort(expected.begin(), expected.end(), less);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(result.findings[i].line, expected[i].line) << i;
+    EXPECT_EQ(result.findings[i].column, expected[i].column) << i;
+    EXPECT_EQ(result.findings[i].rule, expected[i].rule) << i;
+    EXPECT_EQ(result.findings[i].detail, expected[i].detail) << i;
+    EXPECT_EQ(result.findings[i].excerpt, expected[i].excerpt) << i;
+    EXPECT_EQ(result.findings[i].file, "k.cu") << i;
+  }
+}
+
 // A large file read first leaves its bytes in the worker's buffer; the short file read after it
 // must be lexed from its own bytes only (no kernel of the large file reappears in it).
 TEST(ScanMerge, ShortFileReadAfterALargeOneSeesOnlyItsOwnBytes) {

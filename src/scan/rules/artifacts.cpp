@@ -26,7 +26,7 @@ bool names_binary_file(std::string_view content) {
 
 }  // namespace
 
-void check_python_artifacts(const std::string& path, const TokenStream& tokens,
+void check_python_artifacts(const SharedString& path, const TokenStream& tokens,
                             std::span<const PythonString> strings, FileAnalysis& out) {
   std::uint32_t last_line = 0;
   for (const PythonString& string : strings) {

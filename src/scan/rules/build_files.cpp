@@ -57,7 +57,7 @@ constexpr std::array<std::string_view, 4> k_tensorrt_libs = {"nvinfer", "nvinfer
                                                              "nvonnxparser", "nvparsers"};
 
 struct CMakeEmitter {
-  const std::string& path;
+  const SharedString& path;
   const ConfigLine& line;
   FileAnalysis& out;
 
@@ -71,7 +71,7 @@ struct CMakeEmitter {
   }
 };
 
-void check_cmake_line(const std::string& path, const ConfigLine& line, FileAnalysis& out) {
+void check_cmake_line(const SharedString& path, const ConfigLine& line, FileAnalysis& out) {
   // `t` has call spacing normalised (for "name(" patterns); `raw` keeps the columns.
   const std::string text = compact_calls(line.text);
   const std::string raw_text = to_lower_ascii(line.text);
@@ -227,13 +227,13 @@ CallArgs scan_call(const TokenStream& tokens, std::size_t open, std::string_view
 
 }  // namespace
 
-void check_cmake(const std::string& path, std::span<const ConfigLine> lines, FileAnalysis& out) {
+void check_cmake(const SharedString& path, std::span<const ConfigLine> lines, FileAnalysis& out) {
   for (const ConfigLine& line : lines) {
     check_cmake_line(path, line, out);
   }
 }
 
-void check_python_build(const std::string& path, const TokenStream& tokens,
+void check_python_build(const SharedString& path, const TokenStream& tokens,
                         const PythonFacts& facts, std::span<const PythonString> strings,
                         FileAnalysis& out) {
   bool load_imported = false;

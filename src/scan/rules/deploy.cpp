@@ -39,7 +39,7 @@ ImageClass classify_image(const ImageRef& image) {
 
 class DeployEmitter {
  public:
-  DeployEmitter(const std::string& path, const ConfigLine& line, FileAnalysis& out)
+  DeployEmitter(const SharedString& path, const ConfigLine& line, FileAnalysis& out)
       : m_path(path), m_line(line), m_out(out) {}
 
   void finding(std::string_view rule, std::size_t at, std::string detail) {
@@ -67,7 +67,7 @@ class DeployEmitter {
   }
 
  private:
-  const std::string& m_path;
+  const SharedString& m_path;
   const ConfigLine& m_line;
   FileAnalysis& m_out;
 };
@@ -162,7 +162,7 @@ constexpr std::array<std::string_view, 7> k_amd_needles = {"amd.com/gpu",
                                                            "/dev/kfd",
                                                            "amd-gpu-device-plugin"};
 
-void check_deploy_line(const std::string& path, Language language, const ConfigLine& line,
+void check_deploy_line(const SharedString& path, Language language, const ConfigLine& line,
                        FileAnalysis& out) {
   DeployEmitter emit(path, line, out);
   const std::string lower_text = to_lower_ascii(line.text);
@@ -262,14 +262,14 @@ std::optional<ImageRef> parse_image(std::string_view text) {
   return image;
 }
 
-void check_deploy(const std::string& path, Language language, std::span<const ConfigLine> lines,
+void check_deploy(const SharedString& path, Language language, std::span<const ConfigLine> lines,
                   FileAnalysis& out) {
   for (const ConfigLine& line : lines) {
     check_deploy_line(path, language, line, out);
   }
 }
 
-void check_python_deploy(const std::string& path, const TokenStream& tokens,
+void check_python_deploy(const SharedString& path, const TokenStream& tokens,
                          std::span<const PythonString> strings, FileAnalysis& out) {
   std::uint32_t last_smi = 0;
   for (const PythonString& string : strings) {

@@ -84,7 +84,7 @@ std::string_view import_rule(const PythonImport& import) {
 // Findings of one Python file; import-level rules fire once per file.
 class PythonEmitter {
  public:
-  PythonEmitter(const std::string& path, const TokenStream& tokens, FileAnalysis& out)
+  PythonEmitter(const SharedString& path, const TokenStream& tokens, FileAnalysis& out)
       : m_path(path), m_tokens(tokens), m_out(out) {}
 
   bool once(std::string_view rule) {
@@ -110,7 +110,7 @@ class PythonEmitter {
   }
 
  private:
-  const std::string& m_path;
+  const SharedString& m_path;
   const TokenStream& m_tokens;
   FileAnalysis& m_out;
   std::vector<std::string_view> m_seen;
@@ -152,7 +152,7 @@ std::span<const std::string_view> python_chain_roots() {
   return k_chain_roots;
 }
 
-void check_python_frameworks(const std::string& path, const TokenStream& tokens,
+void check_python_frameworks(const SharedString& path, const TokenStream& tokens,
                              const PythonFacts& facts, FileAnalysis& out) {
   PythonEmitter emit(path, tokens, out);
 

@@ -41,7 +41,7 @@ constexpr std::string_view k_torch_cuda = "GP-PKG-001";
 // Emits findings for one file, at most one per (line, rule).
 class Emitter {
  public:
-  Emitter(const std::string& path, FileAnalysis& out) : m_path(path), m_out(out) {}
+  Emitter(const SharedString& path, FileAnalysis& out) : m_path(path), m_out(out) {}
 
   void finding(std::string_view rule, std::uint32_t line, std::uint32_t column,
                std::string_view line_text, std::string detail) {
@@ -107,7 +107,7 @@ class Emitter {
   }
 
  private:
-  const std::string& m_path;
+  const SharedString& m_path;
   FileAnalysis& m_out;
 };
 
@@ -326,7 +326,7 @@ bool pip_option_takes_value(std::string_view option) {
 
 }  // namespace
 
-void check_packaging(const std::string& path, std::span<const ConfigLine> lines,
+void check_packaging(const SharedString& path, std::span<const ConfigLine> lines,
                      FileAnalysis& out) {
   Emitter emit(path, out);
   switch (packaging_kind(path)) {
@@ -357,7 +357,7 @@ void check_packaging(const std::string& path, std::span<const ConfigLine> lines,
   }
 }
 
-void check_pip_install(const std::string& path, const ConfigLine& line, FileAnalysis& out) {
+void check_pip_install(const SharedString& path, const ConfigLine& line, FileAnalysis& out) {
   std::string lower = to_lower_ascii(line.text);
   if (lower.find("download.pytorch.org/whl/") == std::string::npos &&
       lower.find("pip") == std::string::npos) {
@@ -417,7 +417,7 @@ void check_pip_install(const std::string& path, const ConfigLine& line, FileAnal
   }
 }
 
-void check_python_requirements(const std::string& path, const TokenStream& tokens,
+void check_python_requirements(const SharedString& path, const TokenStream& tokens,
                                FileAnalysis& out) {
   Emitter emit(path, out);
   // Requirements sit in lists (install_requires=[...]); names elsewhere (name="vllm") do not.

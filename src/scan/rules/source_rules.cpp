@@ -22,7 +22,7 @@ bool is_declaration_keyword(std::string_view word) {
 
 }  // namespace
 
-SourceContext::SourceContext(const std::string& file_path, const TokenStream& stream,
+SourceContext::SourceContext(const SharedString& file_path, const TokenStream& stream,
                              FileAnalysis& analysis)
     : path(file_path),
       ts(stream),

@@ -42,9 +42,9 @@ inline constexpr std::uint32_t k_helper_caller = 0x80000000u;
 
 // The state of one pass over one file's tokens.
 struct SourceContext {
-  SourceContext(const std::string& file_path, const TokenStream& stream, FileAnalysis& analysis);
+  SourceContext(const SharedString& file_path, const TokenStream& stream, FileAnalysis& analysis);
 
-  const std::string& path;
+  const SharedString& path;
   const TokenStream& ts;
   const std::vector<Token>& tok;
   FileAnalysis& out;

@@ -29,7 +29,7 @@ std::string_view python_string_content(std::string_view token_text);
 std::string_view base_name(std::string_view path);
 
 // Builds a finding from a line (and a 1-based column) when no token is at hand.
-Finding line_finding(std::string_view rule_id, const std::string& path, std::uint32_t line,
+Finding line_finding(std::string_view rule_id, const SharedString& path, std::uint32_t line,
                      std::uint32_t column, std::string_view line_text, std::string detail);
 
 // ---- Packaging ---------------------------------------------------------------------------
@@ -60,9 +60,10 @@ struct IndexUrlVerdict {
 IndexUrlVerdict classify_index_url(std::string_view lower_text);
 
 // PKG rules over requirements files, pyproject.toml, setup.cfg and conda environment files.
-void check_packaging(const std::string& path, std::span<const ConfigLine> lines, FileAnalysis& out);
+void check_packaging(const SharedString& path, std::span<const ConfigLine> lines,
+                     FileAnalysis& out);
 // `pip install ...` inside a shell, Docker or YAML line: pins and index URLs.
-void check_pip_install(const std::string& path, const ConfigLine& line, FileAnalysis& out);
+void check_pip_install(const SharedString& path, const ConfigLine& line, FileAnalysis& out);
 
 // ---- Container images --------------------------------------------------------------------
 
@@ -88,25 +89,25 @@ struct PythonString {
 void collect_python_strings(const TokenStream& tokens, std::vector<PythonString>& out);
 
 // FW and Python-side BUILD/ART/DEPLOY rules over one Python file.
-void check_python_frameworks(const std::string& path, const TokenStream& tokens,
+void check_python_frameworks(const SharedString& path, const TokenStream& tokens,
                              const PythonFacts& facts, FileAnalysis& out);
 // BUILD rules over CMake lines.
-void check_cmake(const std::string& path, std::span<const ConfigLine> lines, FileAnalysis& out);
+void check_cmake(const SharedString& path, std::span<const ConfigLine> lines, FileAnalysis& out);
 // BUILD-006/007 over Python tokens (setup.py, build scripts).
-void check_python_build(const std::string& path, const TokenStream& tokens,
+void check_python_build(const SharedString& path, const TokenStream& tokens,
                         const PythonFacts& facts, std::span<const PythonString> strings,
                         FileAnalysis& out);
 // DEPLOY rules over Docker, shell and YAML lines.
-void check_deploy(const std::string& path, Language language, std::span<const ConfigLine> lines,
+void check_deploy(const SharedString& path, Language language, std::span<const ConfigLine> lines,
                   FileAnalysis& out);
 // DEPLOY-005/006 over Python string tokens (subprocess calls, os.environ keys).
-void check_python_deploy(const std::string& path, const TokenStream& tokens,
+void check_python_deploy(const SharedString& path, const TokenStream& tokens,
                          std::span<const PythonString> strings, FileAnalysis& out);
 // PKG rules over the string literals of a setup.py (install_requires, extras_require).
-void check_python_requirements(const std::string& path, const TokenStream& tokens,
+void check_python_requirements(const SharedString& path, const TokenStream& tokens,
                                FileAnalysis& out);
 // ART-004 over Python string tokens.
-void check_python_artifacts(const std::string& path, const TokenStream& tokens,
+void check_python_artifacts(const SharedString& path, const TokenStream& tokens,
                             std::span<const PythonString> strings, FileAnalysis& out);
 
 }  // namespace gpuport

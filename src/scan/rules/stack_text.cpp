@@ -86,7 +86,7 @@ std::string_view base_name(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-Finding line_finding(std::string_view rule_id, const std::string& path, std::uint32_t line,
+Finding line_finding(std::string_view rule_id, const SharedString& path, std::uint32_t line,
                      std::uint32_t column, std::string_view line_text, std::string detail) {
   Finding finding;
   finding.rule = rule_index(rule_id);
