@@ -122,6 +122,21 @@ void merge_features(KernelFeatures& into, const KernelFeatures& from) {
   into.dynamic_parallelism |= from.dynamic_parallelism;
 }
 
+// Stable by caller. The pass numbers kernels and helpers as it meets them, so each kind's calls
+// arrive in ascending caller order, the two kinds interleaved; since every kernel number is below
+// every helper number, putting the kernels' calls first (a stable partition, one pass) sorts them.
+void sort_calls_by_caller(std::vector<CallSite>& calls) {
+  const auto by_caller = [](const CallSite& a, const CallSite& b) { return a.caller < b.caller; };
+  if (std::is_sorted(calls.begin(), calls.end(), by_caller)) {
+    return;
+  }
+  std::stable_partition(calls.begin(), calls.end(),
+                        [](const CallSite& call) { return (call.caller & k_helper_caller) == 0; });
+  if (!std::is_sorted(calls.begin(), calls.end(), by_caller)) {
+    std::stable_sort(calls.begin(), calls.end(), by_caller);  // not expected; kept correct
+  }
+}
+
 // Gives each kernel the features of the same-file helpers it reaches through calls, at any depth.
 // Helpers are matched by name (all overloads of a name count); shared-memory bytes stay the
 // kernel's own, since a helper's __shared__ arrays are usually the kernel's under another name.
@@ -132,8 +147,7 @@ void inherit_helper_features(SourceContext& ctx) {
   // Call sites grouped by caller, each group in pass order; helper indices by name, ascending
   // within a name: a binary search per call name instead of a scan of every helper (a file may
   // hold hundreds of helpers and thousands of calls).
-  std::stable_sort(ctx.calls.begin(), ctx.calls.end(),
-                   [](const CallSite& a, const CallSite& b) { return a.caller < b.caller; });
+  sort_calls_by_caller(ctx.calls);
   std::vector<std::uint32_t> helpers_by_name(ctx.device_functions.size());
   std::iota(helpers_by_name.begin(), helpers_by_name.end(), 0u);
   std::stable_sort(helpers_by_name.begin(), helpers_by_name.end(),

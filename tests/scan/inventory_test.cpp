@@ -149,6 +149,27 @@ TEST(Inventory, HelperCallsFollowOverloadsAndCyclesInCallOrder) {
   EXPECT_TRUE(out.kernels[2].features.ptx_instructions.empty());
 }
 
+// Kernels and helpers defined in turn: the calls of both kinds arrive interleaved, and each kernel
+// still reaches every helper it calls, and the helpers those call.
+TEST(Inventory, HelperCallsWhenKernelsAndHelpersAlternate) {
+  FileAnalysis out = analyze(
+      "__global__ void k1() { h2(1); h1(1); }\n"
+      "__device__ void h1(int x) { asm(\"add.u32 %0, %0, 1;\" : \"+r\"(x)); h2(x); }\n"
+      "__global__ void k2() { h1(1); }\n"
+      "__device__ void h2(int x) { asm(\"mul.lo.u32 %0, %0, 3;\" : \"+r\"(x)); h3(x); }\n"
+      "__global__ void k3() { h3(1); }\n"
+      "__device__ void h3(int x) { atomicAdd(&x, 1); }\n");
+  ASSERT_EQ(out.kernels.size(), 3u);
+  EXPECT_EQ(out.kernels[0].features.ptx_instructions,
+            (std::vector<std::string>{"add.u32", "mul.lo.u32"}));
+  EXPECT_TRUE(out.kernels[0].features.atomics);
+  EXPECT_EQ(out.kernels[1].features.ptx_instructions,
+            (std::vector<std::string>{"add.u32", "mul.lo.u32"}));
+  EXPECT_TRUE(out.kernels[1].features.atomics);
+  EXPECT_TRUE(out.kernels[2].features.ptx_instructions.empty());
+  EXPECT_TRUE(out.kernels[2].features.atomics);
+}
+
 TEST(Inventory, StaticSharedBytesSumKnownArraysAndGiveUpOnUnknownOnes) {
   FileAnalysis out = analyze(
       "__global__ void a() {\n"
