@@ -59,11 +59,14 @@ class ClientMock : public ::testing::Test {
 };
 
 // The mock answers with TTFT 40 ms and a token every 10 ms, 6 tokens (E2EL 90 ms). Tolerance:
-// the measured p50 and p95 are never below the configured value (less 0.1 %, the histogram's
-// quantisation) and at most 20 % + 2 ms above it. The upper margin is the mock's and the
-// client's wake-up delay on a shared, oversubscribed 2-core machine: with a load average of 10
-// from other builds, TTFT p50/p95 measured 41.0/44.3 ms and 46.2/51.0 ms in two runs, while
-// E2EL stayed at 91.6/95.7 and 92.2/99.2 ms (the mock keeps later tokens on schedule).
+// TTFT and E2EL, timed from the request, are never below the configured value (less 0.1 %, the
+// histogram's quantisation); the per-token series (ITL, TPOT) may be, since the mock keeps later
+// tokens on schedule and a late token shortens the gap after it. Every series is at most 20 %
+// + 5 ms away from its value. The absolute 5 ms is the mock's and the client's wake-up delay on
+// a shared, oversubscribed 2-core machine: with a load average of 10 from other builds, TTFT
+// p50/p95 measured 41.0/44.3 ms and 46.2/51.0 ms in two runs, while E2EL stayed at 91.6/95.7
+// and 92.2/99.2 ms; with two busy loops beside the test suite, ITL p95 reached 15.2 ms and an
+// ITL p50 9.98 ms (2 of 6 runs failed the earlier bounds, 2 ms and no per-token lower margin).
 TEST_F(ClientMock, P50AndP95MatchTheConfiguredLatenciesWithinTheStatedTolerance) {
   MockServerOptions options;
   options.ttft = constant(40 * k_ms);
@@ -81,17 +84,20 @@ TEST_F(ClientMock, P50AndP95MatchTheConfiguredLatenciesWithinTheStatedTolerance)
     const char* name;
     const LatencyHistogram& series;
     double configured_ms;
-  } checks[] = {{"ttft", m.histograms.ttft, 40},
-                {"itl", m.histograms.itl, 10},
-                {"tpot", m.histograms.tpot, 10},
-                {"e2el", m.histograms.e2el, 90}};
+    bool from_request;  // timed from the request's start: nothing can arrive earlier
+  } checks[] = {{"ttft", m.histograms.ttft, 40, true},
+                {"itl", m.histograms.itl, 10, false},
+                {"tpot", m.histograms.tpot, 10, false},
+                {"e2el", m.histograms.e2el, 90, true}};
   for (const auto& check : checks) {
     for (double p : {50.0, 95.0}) {
       const double measured = ms(check.series.percentile_us(p));
       RecordProperty(std::string(check.name) + "_p" + std::to_string(static_cast<int>(p)) + "_ms",
                      std::to_string(measured));
-      EXPECT_GE(measured, check.configured_ms * 0.999) << check.name << " p" << p;
-      EXPECT_LE(measured, check.configured_ms * 1.20 + 2.0) << check.name << " p" << p;
+      const double lowest =
+          check.from_request ? check.configured_ms * 0.999 : check.configured_ms * 0.80 - 5.0;
+      EXPECT_GE(measured, lowest) << check.name << " p" << p;
+      EXPECT_LE(measured, check.configured_ms * 1.20 + 5.0) << check.name << " p" << p;
     }
   }
   EXPECT_EQ(m_server->stats().generation_requests, 64u);
