@@ -12,7 +12,7 @@ class FactsBuilder {
  public:
   FactsBuilder(const TokenStream& stream, const PythonFactsOptions& options)
       : m_stream(stream),
-        m_tokens(stream.tokens),
+        m_tokens(stream.tokens.data()),
         m_count(stream.tokens.size()),
         m_chain_roots(options.chain_roots) {
     m_facts.imports.reserve(16);
@@ -27,36 +27,46 @@ class FactsBuilder {
     std::size_t i = sig(0);
     while (i < m_count) {
       const Token& token = m_tokens[i];
-      if (token.kind == TokenKind::Newline || is_punct(i, ";")) {
-        at_statement_start = true;
-        after_dot = false;
-        i = next(i);
-        continue;
-      }
-      const bool statement_start = at_statement_start;
-      at_statement_start = false;
-      if (token.kind == TokenKind::Identifier) {
-        std::size_t end = i;
-        if (m_stream.text_is(token, "import")) {
-          end = parse_import(next(i));
-        } else if (m_stream.text_is(token, "from")) {
-          end = parse_from_import(next(i)).value_or(i);
-        }
-        if (end == i && !after_dot) {
-          end = parse_chain(i);
-        }
-        if (end != i) {
+      switch (token.kind) {
+        case TokenKind::Newline:
+          at_statement_start = true;
           after_dot = false;
-          i = sig(end);
+          i = next(i);
+          continue;
+        case TokenKind::Punct: {
+          // The punctuators that matter here are single bytes: `;` `@` `.`.
+          const char c = token.length == 1 ? m_stream.source[token.offset] : '\0';
+          const bool statement_start = at_statement_start;
+          at_statement_start = c == ';';
+          after_dot = c == '.';
+          if (statement_start && c == '@' && is_ident(next(i))) {
+            i = sig(parse_decorator(next(i)));
+            continue;
+          }
+          i = next(i);
           continue;
         }
-      } else if (statement_start && is_punct(i, "@") && is_ident(next(i))) {
-        after_dot = false;
-        i = sig(parse_decorator(next(i)));
-        continue;
+        case TokenKind::Identifier: {
+          at_statement_start = false;
+          std::size_t end = i;
+          if (m_stream.text_is(token, "import")) {
+            end = parse_import(next(i));
+          } else if (m_stream.text_is(token, "from")) {
+            end = parse_from_import(next(i)).value_or(i);
+          }
+          if (end == i && !after_dot) {
+            end = parse_chain(i);
+          }
+          after_dot = false;
+          i = end != i ? sig(end) : next(i);
+          continue;
+        }
+        default:
+          at_statement_start = false;
+          after_dot = false;
+          i = next(i);
+          continue;
       }
-      after_dot = is_punct(i, ".");
-      i = next(i);
     }
     return std::move(m_facts);
   }
@@ -208,7 +218,9 @@ class FactsBuilder {
   }
 
   const TokenStream& m_stream;
-  const std::vector<Token>& m_tokens;
+  // The tokens' data, not the vector: reading through a vector reference reloads its data
+  // pointer at every access (the facts' pushes could, for the compiler, have changed it).
+  const Token* m_tokens;
   std::size_t m_count;
   std::span<const std::string_view> m_chain_roots;
   PythonFacts m_facts;

@@ -273,7 +273,10 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
   static const HandlerTable table = build_table();
   SourceContext ctx(path, tokens, out);
   // Only the anchors start a rule; a kernel or helper body that ends between two anchors is
-  // closed at the next one, before anything else can see it.
+  // closed at the next one, before anything else can see it. The tokens and the source are
+  // read through locals: through `tokens`, every read would reload the vector's data pointer.
+  const Token* const all = tokens.tokens.data();
+  const std::string_view source = tokens.source;
   for (const std::uint32_t anchor : tokens.anchors) {
     const std::size_t i = anchor;
     if (ctx.kernel >= 0 && i > ctx.kernel_end) {
@@ -282,10 +285,10 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
     if (ctx.device_function >= 0 && i > ctx.device_function_end) {
       ctx.device_function = -1;
     }
-    const Token& t = tokens.tokens[i];
+    const Token& t = all[i];
     switch (t.kind) {
       case TokenKind::Identifier: {
-        std::string_view name = tokens.text(t);
+        const std::string_view name = source.substr(t.offset, t.length);
         if (const HandlerEntry* entry = table.find(name)) {
           entry->handler(ctx, i, entry->rule);
         } else {
@@ -297,8 +300,9 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
         break;
       }
       case TokenKind::Number: {
-        if (may_be_warp_literal(tokens.text(t))) {
-          auto value = integer_value(tokens.text(t));
+        const std::string_view text = source.substr(t.offset, t.length);
+        if (may_be_warp_literal(text)) {
+          auto value = integer_value(text);
           if (value && is_warp_literal(*value)) {
             on_warp_number(ctx, i, *value);
           }

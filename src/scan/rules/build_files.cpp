@@ -255,8 +255,11 @@ void check_python_build(const SharedString& path, const TokenStream& tokens,
   if (!torch_imported) {
     return;  // CUDAExtension, load_inline and load come from torch
   }
-  for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
-    const Token& token = tokens.tokens[i];
+  // The count and data held in locals, as in check_python_frameworks.
+  const std::size_t count = tokens.tokens.size();
+  const Token* const all = tokens.tokens.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Token& token = all[i];
     if (token.kind != TokenKind::Identifier) {
       continue;
     }

@@ -200,8 +200,12 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
   }
 
   bool hip_extension_seen = false;
-  for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
-    const Token& token = tokens.tokens[i];
+  // The count and data held in locals: the emits write through references the compiler cannot
+  // tell apart from `tokens`, so it would reload both at every token.
+  const std::size_t count = tokens.tokens.size();
+  const Token* const all = tokens.tokens.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Token& token = all[i];
     if (token.kind == TokenKind::Identifier) {
       const bool raw_kernel =
           tokens.text_is(token, "RawKernel") || tokens.text_is(token, "RawModule");

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,7 +47,7 @@ struct SourceContext {
 
   const SharedString& path;
   const TokenStream& ts;
-  const std::vector<Token>& tok;
+  std::span<const Token> tok;  // a copy of the data pointer and size: one load each, not two
   FileAnalysis& out;
   bool cuda_file = false;  // .cu/.cuh (and .cu.jinja): asm there is more likely device code
 
