@@ -121,8 +121,9 @@ struct WarningOrder {
   static auto within(const FileWarning& w) { return std::tie(w.line, w.column, w.message); }
 };
 
-// Most files' items come out of the rules already in order: checking is a pass of compares,
-// while std::stable_sort would move every item through a buffer it allocates.
+// A file's kernels, launches and other short lists mostly come out of the rules in order:
+// checking is a pass of compares, while std::stable_sort would move every item through a buffer
+// it allocates.
 template <typename Order, typename T>
 void sort_within_file(std::vector<T>& items) {
   const auto less = [](const T& a, const T& b) { return Order::within(a) < Order::within(b); };
