@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lex/token.h"
+#include "scan/segmented_list.h"
 #include "scan/shared_string.h"
 #include "scan/tier.h"
 #include "source/language.h"
@@ -130,9 +131,10 @@ struct ScanResult {
   std::uint64_t files_scanned = 0;
   std::uint64_t bytes_scanned = 0;
   std::uint64_t ignored_entries = 0;
-  std::vector<Finding> findings;  // sorted by file, line, column, rule
-  std::vector<Kernel> kernels;    // sorted by file, line
-  std::vector<LaunchSite> launches;
+  // One segment per file (see SegmentedList).
+  SegmentedList<Finding> findings;     // sorted by file, line, column, rule
+  SegmentedList<Kernel> kernels;       // sorted by file, line
+  SegmentedList<LaunchSite> launches;  // sorted by file, line
   std::vector<InstantiationFile> instantiation_files;
   std::vector<Artifact> artifacts;
   std::vector<Component> components;  // sorted by layer (highest first), then name

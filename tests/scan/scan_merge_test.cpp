@@ -1,7 +1,7 @@
-// The end of a scan merges every file's lists in path order; with more than one job the findings
-// are merged on a second thread. The result must not depend on the job count, and files read
-// one after another into a worker's reused buffer must not see each other's bytes, nor its reused
-// analysis each other's items.
+// The end of a scan orders every file's lists by path: the findings, kernels and launch sites of
+// each file become one segment of the result's lists. The result must not depend on the job count,
+// and files read one after another into a worker's reused buffer must not see each other's bytes,
+// nor its reused analysis each other's items.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -89,6 +89,10 @@ TEST(ScanMerge, ListsAreTheSameAndInPathOrderForEveryJobCount) {
     return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) <
            std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
   }));
+  // One segment per file with items: no item was moved into one long list.
+  EXPECT_EQ(one.findings.segment_count(), 80u);
+  EXPECT_EQ(one.kernels.segment_count(), 41u);
+  EXPECT_EQ(one.launches.segment_count(), 40u);
   for (unsigned jobs : {2u, 3u, 8u}) {
     const ScanResult many = scan_with_jobs(fs, "repo", jobs);
     EXPECT_EQ(finding_keys(many), keys) << jobs << " jobs";
