@@ -164,16 +164,16 @@ class MarkdownWriter {
     if (!m_result.kernels.empty()) {
       m_out += "\n";
       header({"Kernel", "Location", "LOC", "Features"}, "|---|---|--:|---|");
-      const auto kernels = kernels_by_size(m_result);
-      for (std::size_t i = 0; i < kernels.size() && i < m_options.max_kernels; ++i) {
+      const auto kernels = kernels_by_size(m_result, m_options.max_kernels);
+      for (std::size_t i = 0; i < kernels.size(); ++i) {
         const Kernel& kernel = *kernels[i];
         row({code(kernel.name) + (kernel.is_template ? " (template)" : ""),
              position(kernel.file, kernel.line), std::to_string(kernel.lines_of_code),
              cell(kernel_feature_tags(kernel.features))});
       }
-      if (kernels.size() > m_options.max_kernels) {
+      if (m_result.kernels.size() > m_options.max_kernels) {
         m_out += fmt::format("\n\u2026 {} more kernels (see `--format json`).\n",
-                             kernels.size() - m_options.max_kernels);
+                             m_result.kernels.size() - m_options.max_kernels);
       }
     }
   }

@@ -16,19 +16,29 @@ std::vector<NameCount> count_by(const Items& items, Key key, Position position) 
   std::vector<NameCount> counts;
   std::map<std::string, std::size_t, std::less<>> slot;
   for (const auto& item : items) {
-    std::string name(key(item));
-    auto it = slot.find(name);
+    const std::string_view name = key(item);
+    auto it = slot.find(name);  // a string only for a new key
     if (it == slot.end()) {
       NameCount entry;
-      entry.name = name;
+      entry.name = std::string(name);
       auto [file, line] = position(item);
       entry.first_file = file;
       entry.first_line = line;
-      slot.emplace(name, counts.size());
+      it = slot.emplace(entry.name, counts.size()).first;
       counts.push_back(std::move(entry));
-      it = slot.find(name);
     }
     ++counts[it->second].count;
+  }
+  return counts;
+}
+
+// The findings of each rule, by index into rule_catalog(): one pass that reads only the index.
+std::vector<std::uint64_t> counts_by_rule_index(const ScanResult& result) {
+  std::vector<std::uint64_t> counts(rule_catalog().size());
+  for (const Finding& finding : result.findings) {
+    if (finding.rule < counts.size()) {
+      ++counts[finding.rule];
+    }
   }
   return counts;
 }
@@ -56,11 +66,11 @@ const RuleInfo* rule_of(const Finding& finding) {
 }
 
 std::array<std::uint64_t, k_tier_count> findings_by_tier(const ScanResult& result) {
+  const auto catalog = rule_catalog();
+  const std::vector<std::uint64_t> by_rule = counts_by_rule_index(result);
   std::array<std::uint64_t, k_tier_count> counts{};
-  for (const Finding& finding : result.findings) {
-    if (const RuleInfo* rule = rule_of(finding)) {
-      ++counts[static_cast<std::size_t>(rule->tier)];
-    }
+  for (std::size_t index = 0; index < by_rule.size(); ++index) {
+    counts[static_cast<std::size_t>(catalog[index].tier)] += by_rule[index];
   }
   return counts;
 }
@@ -76,12 +86,7 @@ std::optional<Tier> highest_tier(const ScanResult& result) {
 }
 
 std::vector<RuleCount> findings_by_rule(const ScanResult& result) {
-  std::vector<std::uint64_t> counts(rule_catalog().size());
-  for (const Finding& finding : result.findings) {
-    if (finding.rule < counts.size()) {
-      ++counts[finding.rule];
-    }
-  }
+  const std::vector<std::uint64_t> counts = counts_by_rule_index(result);
   std::vector<RuleCount> rows;
   for (std::size_t index = 0; index < counts.size(); ++index) {
     if (counts[index] > 0) {
@@ -115,10 +120,14 @@ KernelTotals kernel_totals(const ScanResult& result) {
 }
 
 std::vector<NameCount> ptx_sites_by_instruction(const ScanResult& result) {
+  const auto catalog = rule_catalog();
+  std::vector<char> asm_rule(catalog.size());  // by rule index: one compare per rule, not finding
+  for (std::size_t index = 0; index < catalog.size(); ++index) {
+    asm_rule[index] = catalog[index].family == "ASM";
+  }
   std::vector<const Finding*> ptx;
   for (const Finding& finding : result.findings) {
-    const RuleInfo* rule = rule_of(finding);
-    if (rule != nullptr && rule->family == "ASM" && !finding.detail.empty() &&
+    if (finding.rule < asm_rule.size() && asm_rule[finding.rule] != 0 && !finding.detail.empty() &&
         finding.context != BranchContext::Hip) {
       ptx.push_back(&finding);
     }
@@ -163,15 +172,30 @@ std::vector<NameCount> skipped_by_reason(const ScanResult& result) {
   return counts;
 }
 
-std::vector<const Kernel*> kernels_by_size(const ScanResult& result) {
-  std::vector<const Kernel*> kernels;
-  kernels.reserve(result.kernels.size());
+std::vector<const Kernel*> kernels_by_size(const ScanResult& result, std::size_t limit) {
+  // (lines, index) pairs, so that ordering them reads no kernel and ties keep the list's order
+  // (as a stable sort would); only the first `limit` are ordered.
+  struct Entry {
+    std::uint32_t lines = 0;
+    std::uint32_t index = 0;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(result.kernels.size());
+  std::uint32_t index = 0;
   for (const Kernel& kernel : result.kernels) {
-    kernels.push_back(&kernel);
+    entries.push_back({kernel.lines_of_code, index++});
   }
-  std::stable_sort(kernels.begin(), kernels.end(), [](const Kernel* a, const Kernel* b) {
-    return a->lines_of_code > b->lines_of_code;
-  });
+  const auto larger = [](const Entry& a, const Entry& b) {
+    return a.lines != b.lines ? a.lines > b.lines : a.index < b.index;
+  };
+  const std::size_t count = std::min(limit, entries.size());
+  std::partial_sort(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(count),
+                    entries.end(), larger);
+  std::vector<const Kernel*> kernels;
+  kernels.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    kernels.push_back(&result.kernels[entries[i].index]);
+  }
   return kernels;
 }
 

@@ -54,8 +54,9 @@ std::vector<NameCount> artifacts_by_kind(const ScanResult& result);
 std::vector<NameCount> amd_path_by_kind(const ScanResult& result);
 std::vector<NameCount> skipped_by_reason(const ScanResult& result);
 
-// Kernels in the order the reports list them: most lines of code first, then file and line.
-std::vector<const Kernel*> kernels_by_size(const ScanResult& result);
+// Kernels in the order the reports list them: most lines of code first, then file and line;
+// the first `limit` of them.
+std::vector<const Kernel*> kernels_by_size(const ScanResult& result, std::size_t limit = SIZE_MAX);
 
 std::string_view context_name(BranchContext context);    // "neutral", "hip", "cuda_device"
 std::string_view launch_kind_name(LaunchKind kind);      // "triple_chevron", ...

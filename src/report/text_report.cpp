@@ -135,9 +135,9 @@ class TextWriter {
 
     if (!m_result.kernels.empty()) {
       m_out += '\n';
-      const auto kernels = kernels_by_size(m_result);
+      const auto kernels = kernels_by_size(m_result, m_options.max_kernels);
       std::vector<std::vector<std::string>> kernel_rows;
-      for (std::size_t i = 0; i < kernels.size() && i < m_options.max_kernels; ++i) {
+      for (std::size_t i = 0; i < kernels.size(); ++i) {
         const Kernel& kernel = *kernels[i];
         std::string name = printable(kernel.name);
         if (kernel.is_template) {
@@ -152,9 +152,9 @@ class TextWriter {
              {"LOC", Align::Right, Shrink::Fixed, 3},
              {"Features", Align::Left, Shrink::Allowed, 10}},
             kernel_rows);
-      if (kernels.size() > m_options.max_kernels) {
+      if (m_result.kernels.size() > m_options.max_kernels) {
         line(fmt::format("  \u2026 {} more kernels (see --format json)",
-                         kernels.size() - m_options.max_kernels));
+                         m_result.kernels.size() - m_options.max_kernels));
       }
     }
   }

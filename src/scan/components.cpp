@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "scan/rules/catalog.h"
 
@@ -39,9 +40,15 @@ void add_evidence(Component& component, const std::string& file, std::uint32_t l
 std::vector<Component> build_components(const ScanResult& result) {
   std::map<std::string, Component, std::less<>> rows;
   std::span<const RuleInfo> catalog = rule_catalog();
+  // Each rule's row, found by name once: a scan has ~100 rules and can have ~200,000 findings.
+  std::vector<Component*> row_of_rule(catalog.size(), nullptr);
   for (const Finding& finding : result.findings) {
     const RuleInfo& rule = catalog[finding.rule];
-    Component& component = row_for(rows, rule.component);
+    Component*& row = row_of_rule[finding.rule];
+    if (row == nullptr) {
+      row = &row_for(rows, rule.component);  // map nodes stay put as rows are added
+    }
+    Component& component = *row;
     component.layer = std::max(component.layer, rule.tier);
     component.findings += 1;
     component.effort_hours += rule.effort_hours;
