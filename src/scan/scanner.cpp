@@ -398,7 +398,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       // The walker applied the limit to the files it stat-ed; this read applies it to the rest.
       // One buffer per worker, reused from file to file (see ReadBuffer).
       thread_local ReadBuffer buffer;
-      auto contents = fs.read(file.disk_path, walk.max_file_size, buffer);
+      auto contents = fs.read_entry(file.directory_fd, file.disk_path, walk.max_file_size, buffer);
       if (!contents) {
         std::uint64_t size = file.size;
         if (!file.size_known) {  // rare: the walker left the stat to this read

@@ -85,12 +85,20 @@ tl::expected<std::size_t, int> read_all(int fd, std::size_t expected_size, bool 
   return used;
 }
 
+// The last component of `path`, as a C string inside it.
+const char* entry_name(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return path.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+}
+
 // What both disk reads do around reading: open, fstat, refuse a directory, apply the size
 // limit, then `read_open(fd, st)` and close.
 template <typename ReadOpen>
 tl::expected<FileContents, IoError> read_file(const std::string& path, std::uint64_t max_size,
-                                              ReadOpen read_open) {
-  const FdGuard fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+                                              ReadOpen read_open, int directory_fd = -1) {
+  constexpr int k_flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+  const FdGuard fd(directory_fd >= 0 ? ::openat(directory_fd, entry_name(path), k_flags)
+                                     : ::open(path.c_str(), k_flags));
   if (fd.get() < 0) {
     return tl::unexpected(error_from_errno(path, errno));
   }
@@ -313,53 +321,69 @@ void FileContents::release() {
 
 tl::expected<std::vector<DirEntry>, IoError> DiskFileSystem::list_directory(
     const std::string& path) const {
-  DIR* dir = ::opendir(path.c_str());
-  if (dir == nullptr) {
+  auto listing = list_directory_open(path);
+  if (!listing) {
+    return tl::unexpected(listing.error());
+  }
+  return std::move(listing->entries);
+}
+
+tl::expected<DirectoryListing, IoError> DiskFileSystem::list_directory_open(
+    const std::string& path) const {
+  DirectoryListing listing;
+  listing.handle = DirectoryHandle(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const int fd = listing.handle.fd();
+  if (fd < 0) {
     return tl::unexpected(error_from_errno(path, errno));
   }
-  std::vector<DirEntry> entries;
+  // getdents64 on the descriptor, not opendir: readdir's DIR owns (and closes) its descriptor,
+  // and opendir adds an fstat per directory.
+  alignas(struct dirent64) char buffer[32 * 1024];
   for (;;) {
-    errno = 0;
-    const dirent* entry = ::readdir(dir);
-    if (entry == nullptr) {
-      const int error = errno;
-      if (error != 0) {
-        ::closedir(dir);
-        return tl::unexpected(error_from_errno(path, error));
+    const ssize_t got = ::getdents64(fd, buffer, sizeof buffer);
+    if (got < 0) {
+      if (errno == EINTR) {
+        continue;
       }
+      return tl::unexpected(error_from_errno(path, errno));
+    }
+    if (got == 0) {
       break;
     }
-    const std::string_view name = entry->d_name;
-    if (name == "." || name == "..") {
-      continue;
-    }
-    DirEntry out;
-    out.name = std::string(name);
-    switch (entry->d_type) {
-      case DT_REG:
-        out.type = EntryType::File;
-        break;
-      case DT_DIR:
-        out.type = EntryType::Directory;
-        break;
-      case DT_LNK:
-        out.type = EntryType::Symlink;
-        break;
-      case DT_UNKNOWN: {
-        struct stat st {};
-        if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-          out.type = type_from_mode(st.st_mode);
-        }
-        break;
+    for (ssize_t at = 0; at < got;) {
+      const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + at);
+      at += entry->d_reclen;
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") {
+        continue;
       }
-      default:
-        out.type = EntryType::Other;
-        break;
+      DirEntry out;
+      out.name = std::string(name);
+      switch (entry->d_type) {
+        case DT_REG:
+          out.type = EntryType::File;
+          break;
+        case DT_DIR:
+          out.type = EntryType::Directory;
+          break;
+        case DT_LNK:
+          out.type = EntryType::Symlink;
+          break;
+        case DT_UNKNOWN: {
+          struct stat st {};
+          if (::fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+            out.type = type_from_mode(st.st_mode);
+          }
+          break;
+        }
+        default:
+          out.type = EntryType::Other;
+          break;
+      }
+      listing.entries.push_back(std::move(out));
     }
-    entries.push_back(std::move(out));
   }
-  ::closedir(dir);
-  return entries;
+  return listing;
 }
 
 tl::expected<FileStatus, IoError> DiskFileSystem::status(const std::string& path,
@@ -403,15 +427,40 @@ tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path
 tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path,
                                                          std::uint64_t max_size,
                                                          ReadBuffer& reuse) const {
+  return read_entry(-1, path, max_size, reuse);
+}
+
+tl::expected<FileContents, IoError> DiskFileSystem::read_entry(int directory_fd,
+                                                               const std::string& path,
+                                                               std::uint64_t max_size,
+                                                               ReadBuffer& reuse) const {
   return read_file(
-      path, max_size, [&](int fd, const struct stat& st) -> tl::expected<FileContents, IoError> {
+      path, max_size,
+      [&](int fd, const struct stat& st) -> tl::expected<FileContents, IoError> {
         const bool regular = S_ISREG(st.st_mode);
         auto got = read_all(fd, regular ? static_cast<std::size_t>(st.st_size) : 0, regular, reuse);
         if (!got) {
           return tl::unexpected(error_from_errno(path, got.error()));
         }
         return FileContents::borrowed(std::string_view(reuse.data(), *got));
-      });
+      },
+      directory_fd);
+}
+
+DirectoryHandle& DirectoryHandle::operator=(DirectoryHandle&& other) noexcept {
+  if (this != &other) {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+    m_fd = std::exchange(other.m_fd, -1);
+  }
+  return *this;
+}
+
+DirectoryHandle::~DirectoryHandle() {
+  if (m_fd >= 0) {
+    ::close(m_fd);
+  }
 }
 
 // ---- MemoryFileSystem -----------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <tl/expected.hpp>
@@ -85,6 +86,30 @@ class FileContents {
 
 inline constexpr std::uint64_t k_no_size_limit = UINT64_MAX;
 
+// An open directory, closed with the handle. The walker keeps the directory it lists open while
+// it hands the directory's files on, so that each file is opened by its name in the directory
+// (FileSystem::read_entry) and the kernel does not look up every component of its path again.
+class DirectoryHandle {
+ public:
+  DirectoryHandle() = default;
+  explicit DirectoryHandle(int fd) : m_fd(fd) {}
+  DirectoryHandle(DirectoryHandle&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
+  DirectoryHandle& operator=(DirectoryHandle&& other) noexcept;
+  DirectoryHandle(const DirectoryHandle&) = delete;
+  DirectoryHandle& operator=(const DirectoryHandle&) = delete;
+  ~DirectoryHandle();
+
+  int fd() const { return m_fd; }  // -1: none (a file system without descriptors)
+
+ private:
+  int m_fd = -1;
+};
+
+struct DirectoryListing {
+  std::vector<DirEntry> entries;
+  DirectoryHandle handle;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -107,6 +132,24 @@ class FileSystem {
     (void)reuse;
     return read(path, max_size);
   }
+  // list_directory, plus an open handle of the directory where the file system has one.
+  virtual tl::expected<DirectoryListing, IoError> list_directory_open(
+      const std::string& path) const {
+    auto entries = list_directory(path);
+    if (!entries) {
+      return tl::unexpected(entries.error());
+    }
+    return DirectoryListing{std::move(*entries), DirectoryHandle()};
+  }
+  // Like read(path, max_size, reuse). `directory_fd`, unless -1, is the open directory that
+  // holds the file (DirectoryHandle::fd() of its listing): the file is then opened by its name
+  // (the part of `path` after the last '/') in that directory. Errors still name `path`.
+  virtual tl::expected<FileContents, IoError> read_entry(int directory_fd, const std::string& path,
+                                                         std::uint64_t max_size,
+                                                         ReadBuffer& reuse) const {
+    (void)directory_fd;
+    return read(path, max_size, reuse);
+  }
 };
 
 // The real disk: opendir/lstat/stat; read() maps files above a small size, the ReadBuffer
@@ -121,6 +164,12 @@ class DiskFileSystem final : public FileSystem {
                                            std::uint64_t max_size) const override;
   tl::expected<FileContents, IoError> read(const std::string& path, std::uint64_t max_size,
                                            ReadBuffer& reuse) const override;
+  // Reads the entries with getdents64 on a descriptor it keeps open for the handle.
+  tl::expected<DirectoryListing, IoError> list_directory_open(
+      const std::string& path) const override;
+  tl::expected<FileContents, IoError> read_entry(int directory_fd, const std::string& path,
+                                                 std::uint64_t max_size,
+                                                 ReadBuffer& reuse) const override;
 };
 
 // A tree in memory for tests. Paths use '/', e.g. "repo/src/a.cu".

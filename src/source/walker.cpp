@@ -55,8 +55,8 @@ class Walk {
     }
   }
 
-  void run(PendingDirectory root, std::vector<DirEntry> root_entries) {
-    process(std::move(root), std::move(root_entries));
+  void run(PendingDirectory root, DirectoryListing root_listing) {
+    process(std::move(root), std::move(root_listing.entries), root_listing.handle.fd());
     const unsigned jobs = std::max(1u, m_options.jobs);
     if (jobs == 1) {
       work();
@@ -109,11 +109,12 @@ class Walk {
         ++m_active;
       }
       try {
-        auto entries = m_fs.list_directory(next.disk_path);
-        if (entries) {
-          process(std::move(next), std::move(*entries));
+        auto listing = m_fs.list_directory_open(next.disk_path);
+        if (listing) {
+          // The handle stays open while process() hands the directory's files on.
+          process(std::move(next), std::move(listing->entries), listing->handle.fd());
         } else if (m_callbacks.on_warning) {
-          m_callbacks.on_warning(entries.error());
+          m_callbacks.on_warning(listing.error());
         }
       } catch (...) {
         std::lock_guard lock(m_mutex);
@@ -162,7 +163,7 @@ class Walk {
     }
   }
 
-  void process(PendingDirectory directory, std::vector<DirEntry> entries) {
+  void process(PendingDirectory directory, std::vector<DirEntry> entries, int directory_fd) {
     ++m_directories;
     std::sort(entries.begin(), entries.end(),
               [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
@@ -219,8 +220,8 @@ class Walk {
         language = detect_language(path);
         if (*language != Language::Other && *language != Language::Artifact) {
           if (m_callbacks.on_file) {
-            m_callbacks.on_file(
-                DiscoveredFile{std::move(path), std::move(disk_path), 0, *language, false});
+            m_callbacks.on_file(DiscoveredFile{std::move(path), std::move(disk_path), 0, *language,
+                                               false, directory_fd});
           }
           continue;
         }
@@ -330,15 +331,15 @@ tl::expected<WalkSummary, IoError> walk_tree(const FileSystem& fs, const std::st
   if (status->type != EntryType::Directory) {
     return tl::unexpected(IoError{root, "not a regular file or directory"});
   }
-  auto entries = fs.list_directory(root);
-  if (!entries) {
-    return tl::unexpected(entries.error());
+  auto listing = fs.list_directory_open(root);
+  if (!listing) {
+    return tl::unexpected(listing.error());
   }
   auto ancestor = std::make_shared<Ancestor>();
   ancestor->device = status->device;
   ancestor->inode = status->inode;
   walk.run(PendingDirectory{std::string(), root, nullptr, std::move(ancestor)},
-           std::move(*entries));
+           std::move(*listing));
   return walk.summary();
 }
 

@@ -36,6 +36,9 @@ struct DiscoveredFile {
   std::uint64_t size = 0;
   Language language = Language::Other;
   bool size_known = true;  // false: see WalkOptions::sizes_from_reader
+  // The open directory holding the file, for FileSystem::read_entry; valid only during the
+  // on_file call (-1: none).
+  int directory_fd = -1;
 };
 
 enum class SkipReason : std::uint8_t {

@@ -188,6 +188,57 @@ TEST(DiskFileSystem, ListsAndStatsEntries) {
   EXPECT_EQ(target->size, 3u);
 }
 
+// The walker lists a directory through an open descriptor and reads its files by name there.
+TEST(DiskFileSystem, ReadsEntriesByNameThroughTheOpenDirectory) {
+  TempDir dir;
+  dir.write("sub/a.cu", "alpha");
+  // More entries than one 32 KiB getdents64 call returns.
+  for (int i = 0; i < 700; ++i) {
+    dir.write("sub/a_file_name_long_enough_to_fill_the_buffer_" + std::to_string(i) + ".py", "");
+  }
+  DiskFileSystem fs;
+  const std::string sub = dir.str() + "/sub";
+  auto listing = fs.list_directory_open(sub);
+  ASSERT_TRUE(listing.has_value());
+  EXPECT_EQ(listing->entries.size(), 701u);
+  EXPECT_EQ(std::count_if(listing->entries.begin(), listing->entries.end(),
+                          [](const DirEntry& e) { return e.type == EntryType::File; }),
+            701);
+  const int fd = listing->handle.fd();
+  ASSERT_GE(fd, 0);
+  // Renamed after the listing: the old path is gone, the open directory still finds the name.
+  std::filesystem::rename(sub, dir.path() / "moved");
+  EXPECT_FALSE(fs.read(sub + "/a.cu").has_value());
+  ReadBuffer buffer;
+  auto read = fs.read_entry(fd, sub + "/a.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  EXPECT_EQ(read->bytes(), "alpha");
+  auto limited = fs.read_entry(fd, sub + "/a.cu", 2, buffer);
+  ASSERT_TRUE(limited.has_value());
+  EXPECT_TRUE(limited->is_over_limit());
+  EXPECT_EQ(limited->size_over_limit(), 5u);
+  auto missing = fs.read_entry(fd, sub + "/missing.cu", k_no_size_limit, buffer);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().path, sub + "/missing.cu");
+  EXPECT_EQ(missing.error().message, "No such file or directory");
+  auto not_a_directory = fs.list_directory_open(dir.str() + "/moved/a.cu");
+  ASSERT_FALSE(not_a_directory.has_value());
+  EXPECT_EQ(not_a_directory.error().message, "Not a directory");
+}
+
+TEST(MemoryFileSystem, ListsWithoutAHandleAndReadsEntriesByPath) {
+  MemoryFileSystem fs;
+  fs.add_file("repo/a.cu", "alpha");
+  auto listing = fs.list_directory_open("repo");
+  ASSERT_TRUE(listing.has_value());
+  EXPECT_EQ(names(listing->entries), (std::vector<std::string>{"a.cu"}));
+  EXPECT_EQ(listing->handle.fd(), -1);
+  ReadBuffer buffer;
+  auto read = fs.read_entry(-1, "repo/a.cu", k_no_size_limit, buffer);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->bytes(), "alpha");
+}
+
 TEST(MemoryFileSystem, ParentsAreCreatedImplicitly) {
   MemoryFileSystem fs;
   fs.add_file("repo/src/a.cu", "k");
