@@ -15,7 +15,7 @@ namespace gpuport {
 // The scan's findings, kernels and launch sites. Each file's analysis builds one vector of
 // them, and the end of the scan orders the files by path: handing those vectors over as the
 // segments of one list, instead of moving ~250,000 items into one vector, takes that merge
-// (20-40 ms of a 0.6 s scan) off the end of every scan, and its copy off the peak memory.
+// (20-50 ms of a 0.6 s scan) off the end of every scan, and its copy off the peak memory.
 // It reads like a std::vector: size(), operator[] (a binary search over the segments' starts),
 // random-access iterators (stepping is O(1); jumps search), push_back and emplace_back (onto
 // the last segment). No segment is empty.
