@@ -28,9 +28,10 @@ struct FileAnalysis {
   // Empties every list but keeps its capacity, so that a worker can reuse one analysis file
   // after file without growing its lists again.
   void clear();
-  // Moves the lists into a new analysis whose lists are exactly their size (what a scan keeps
-  // until its merge) and clears this one, keeping its capacity. A non-empty `finding_order`
-  // (a permutation of the findings' indices) is the order the findings are moved in.
+  // Moves the lists into a new analysis whose lists are exactly their size (what a scan keeps:
+  // they become segments of the result's lists) and clears this one, keeping its capacity. A
+  // non-empty `finding_order` (a permutation of the findings' indices) is the order the findings
+  // are moved in.
   FileAnalysis take_exact(std::span<const std::uint32_t> finding_order = {});
 };
 

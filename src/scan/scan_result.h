@@ -17,7 +17,7 @@
 namespace gpuport {
 
 // The strings first and the small fields packed after them: 96 bytes, not 104 (a scan keeps
-// every finding, and the merge holds it twice).
+// every finding).
 struct Finding {
   SharedString file;    // relative to the scan root, '/'-separated; shared by the file's items
   std::string excerpt;  // the source line, trimmed, at most 160 bytes

@@ -1,4 +1,4 @@
-// The scan driver: walk, read, lex, analyze on the same worker; merge and sort at the end.
+// The scan driver: walk, read, lex, analyze on the same worker; order by path at the end.
 #include "scan/scanner.h"
 
 #include <algorithm>
@@ -211,7 +211,7 @@ void append(std::vector<T>& to, std::vector<T>& from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
-// Collects the per-file results from every worker; finish() merges them in path order.
+// Collects the per-file results from every worker; finish() orders them by path.
 class Collector {
  public:
   explicit Collector(ScanResult& result) : m_result(result) {}
@@ -387,7 +387,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
       return;
     }
     // One analysis per worker, reused: its lists grow once, and each file keeps exact-size
-    // copies of them until the merge (take_exact), not lists grown by doubling.
+    // copies of them (take_exact), not lists grown by doubling.
     thread_local FileAnalysis analysis;
     analysis.clear();
     std::uint64_t bytes = file.size;

@@ -57,8 +57,6 @@ class SegmentedList {
   iterator end() { return iterator(this, m_size); }
   const_iterator begin() const { return const_iterator(this, 0); }
   const_iterator end() const { return const_iterator(this, m_size); }
-  const_iterator cbegin() const { return begin(); }
-  const_iterator cend() const { return end(); }
 
   // Room for `count` segments without reallocating the segment table.
   void reserve_segments(std::size_t count) {
@@ -103,8 +101,6 @@ class SegmentedList {
       std::stable_sort(m_segments.front().begin(), m_segments.front().end(), less);
     }
   }
-
-  std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
 
   friend bool operator==(const SegmentedList& a, const SegmentedList& b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());

@@ -73,7 +73,7 @@ TEST(SegmentedList, WritesThroughMutableIteratorsAndConvertsToConst) {
   list[2] += 1;
   SegmentedList<int>::const_iterator first = list.begin();
   EXPECT_EQ(*first, 10);
-  EXPECT_THAT(list.to_vector(), ElementsAre(10, 20, 31, 40, 50, 60));
+  EXPECT_THAT(list, ElementsAre(10, 20, 31, 40, 50, 60));
 }
 
 TEST(SegmentedList, PushBackAddsToTheLastSegment) {
