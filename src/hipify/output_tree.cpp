@@ -214,8 +214,10 @@ tl::expected<void, IoError> write_directory(const HipifyRun& run, const OutputPl
     if (error) {
       return tl::unexpected(error_from(parent.string(), error));
     }
-    std::string pattern =
-        (parent / ("." + final_path.filename().string() + ".gpuport-XXXXXX")).string();
+    std::string staging_name(1, '.');
+    staging_name += final_path.filename().string();
+    staging_name += ".gpuport-XXXXXX";
+    std::string pattern = (parent / staging_name).string();
     if (::mkdtemp(pattern.data()) == nullptr) {
       return tl::unexpected(IoError{plan.directory, std::strerror(errno)});
     }

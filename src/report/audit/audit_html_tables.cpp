@@ -51,7 +51,8 @@ std::string evidence_list(const std::vector<EvidenceLink>& evidence) {
     } else {
       out += fmt::format("<code>{}</code>", html_escape(link_to.label));
       if (!link_to.file.empty() && link_to.file != link_to.label) {
-        out += " " + location(link_to.file, link_to.line);
+        out += ' ';
+        out += location(link_to.file, link_to.line);
       }
     }
   }

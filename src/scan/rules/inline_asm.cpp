@@ -238,7 +238,9 @@ void read_registers(std::string_view text, AsmScan& scan) {
     std::string_view name = text.substr(start, p - start);
     if (contains(k_special_registers, name)) {
       scan.ptx = true;
-      add_unique(scan.result.registers, std::string("%") + std::string(name));
+      std::string spelled(1, '%');
+      spelled += name;
+      add_unique(scan.result.registers, spelled);
     }
   }
 }
