@@ -47,6 +47,17 @@ void check_stream(const TokenStream& stream, std::string_view source) {
     check(diagnostic.line >= 1 && diagnostic.line <= stream.line_starts.size());
     check(diagnostic.column >= 1 && !diagnostic.message.empty());
   }
+  // The anchors are exactly the identifiers, the strings and the `@` operators, in order.
+  std::size_t next_anchor = 0;
+  for (std::size_t i = 0; i < stream.tokens.size(); ++i) {
+    const Token& token = stream.tokens[i];
+    const bool anchor = token.kind == TokenKind::Identifier || token.kind == TokenKind::String ||
+                        (token.kind == TokenKind::Punct && stream.text(token) == "@");
+    const bool listed = next_anchor < stream.anchors.size() && stream.anchors[next_anchor] == i;
+    check(anchor == listed);
+    next_anchor += listed ? 1 : 0;
+  }
+  check(next_anchor == stream.anchors.size());
 }
 
 void check_facts(const PythonFacts& facts, const TokenStream& stream) {

@@ -2,12 +2,14 @@
 #include "lex/python_lexer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 namespace gpuport {
 namespace {
 
-// Works on token indices; comments carry no syntax and are stepped over by sig()/next().
+// Works on token indices; comments carry no syntax and are stepped over by sig()/next() and
+// previous().
 class FactsBuilder {
  public:
   FactsBuilder(const TokenStream& stream, const PythonFactsOptions& options)
@@ -21,51 +23,29 @@ class FactsBuilder {
         m_chain_roots.empty() ? std::min<std::size_t>(m_count / 16 + 8, 4096) : 8);
   }
 
+  // Visits the anchors (identifiers, strings, `@`); what the tokens between them would tell
+  // (a statement start, a preceding dot) is read by looking back from the anchor.
   PythonFacts run() {
-    bool at_statement_start = true;
-    bool after_dot = false;
-    std::size_t i = sig(0);
-    while (i < m_count) {
+    std::size_t resume = 0;  // the tokens before this index belong to an import, chain or decorator
+    for (const std::uint32_t anchor : m_stream.anchors) {
+      const std::size_t i = anchor;
+      if (i < resume) {
+        continue;
+      }
       const Token& token = m_tokens[i];
-      switch (token.kind) {
-        case TokenKind::Newline:
-          at_statement_start = true;
-          after_dot = false;
-          i = next(i);
-          continue;
-        case TokenKind::Punct: {
-          // The punctuators that matter here are single bytes: `;` `@` `.`.
-          const char c = token.length == 1 ? m_stream.source[token.offset] : '\0';
-          const bool statement_start = at_statement_start;
-          at_statement_start = c == ';';
-          after_dot = c == '.';
-          if (statement_start && c == '@' && is_ident(next(i))) {
-            i = sig(parse_decorator(next(i)));
-            continue;
-          }
-          i = next(i);
-          continue;
+      if (token.kind == TokenKind::Identifier) {
+        std::size_t end = i;
+        if (m_stream.text_is(token, "import")) {
+          end = parse_import(next(i));
+        } else if (m_stream.text_is(token, "from")) {
+          end = parse_from_import(next(i)).value_or(i);
         }
-        case TokenKind::Identifier: {
-          at_statement_start = false;
-          std::size_t end = i;
-          if (m_stream.text_is(token, "import")) {
-            end = parse_import(next(i));
-          } else if (m_stream.text_is(token, "from")) {
-            end = parse_from_import(next(i)).value_or(i);
-          }
-          if (end == i && !after_dot) {
-            end = parse_chain(i);
-          }
-          after_dot = false;
-          i = end != i ? sig(end) : next(i);
-          continue;
+        if (end == i && !follows_dot(i)) {
+          end = parse_chain(i);
         }
-        default:
-          at_statement_start = false;
-          after_dot = false;
-          i = next(i);
-          continue;
+        resume = end;
+      } else if (token.kind == TokenKind::Punct && starts_statement(i) && is_ident(next(i))) {
+        resume = parse_decorator(next(i));  // `@` opening a logical line
       }
     }
     return std::move(m_facts);
@@ -80,6 +60,27 @@ class FactsBuilder {
     return i;
   }
   std::size_t next(std::size_t i) const { return sig(i + 1); }
+  // The first index before i that is not a comment, or SIZE_MAX.
+  std::size_t previous(std::size_t i) const {
+    while (i > 0) {
+      --i;
+      if (m_tokens[i].kind != TokenKind::Comment) {
+        return i;
+      }
+    }
+    return SIZE_MAX;
+  }
+  // Token i is the first of a statement: at the start of the file, a logical line or after `;`.
+  bool starts_statement(std::size_t i) const {
+    const std::size_t before = previous(i);
+    return before == SIZE_MAX || m_tokens[before].kind == TokenKind::Newline ||
+           is_punct(before, ";");
+  }
+  // Token i follows a `.` (an attribute, not the start of a chain).
+  bool follows_dot(std::size_t i) const {
+    const std::size_t before = previous(i);
+    return before != SIZE_MAX && is_punct(before, ".");
+  }
   std::string_view text(std::size_t i) const { return m_stream.text(m_tokens[i]); }
   bool is_ident(std::size_t i) const {
     return i < m_count && m_tokens[i].kind == TokenKind::Identifier;

@@ -207,6 +207,10 @@ class PythonLexer {
     token.line = line;
     token.kind = kind;
     token.flags = flags;
+    if (kind == TokenKind::Identifier || kind == TokenKind::String ||
+        (kind == TokenKind::Punct && end - begin == 1 && m_src[begin] == '@')) {
+      m_out.anchors.push_back(static_cast<std::uint32_t>(m_out.tokens.size()));
+    }
     m_out.tokens.push_back(token);
     if (kind != TokenKind::Comment && kind != TokenKind::Newline) {
       m_logical_has_token = true;
@@ -440,6 +444,7 @@ void lex_python(std::string_view source, TokenStream& out) {
   }
   out.source = source;
   out.tokens.reserve(source.size() / 8 + 16);
+  out.anchors.reserve(source.size() / 16 + 16);
   PythonLexer(source, out).run();
 }
 

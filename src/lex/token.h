@@ -63,9 +63,10 @@ struct TokenStream {
   std::vector<Token> tokens;
   std::vector<std::uint32_t> line_starts;  // line_starts[i] = offset of line i+1
   std::vector<LexDiagnostic> diagnostics;
-  // Indices of the Identifier, Number, LaunchOpen and DirectiveStart tokens, ascending: where
-  // the C/C++ rules start (filled by lex_cuda only). Most tokens are punctuation, which the
-  // rules only read around these.
+  // Indices of the tokens where rules start, ascending. Most tokens are punctuation, which the
+  // rules only read around these. lex_cuda: the Identifier, Number, LaunchOpen and
+  // DirectiveStart tokens. lex_python: the Identifier and String tokens and the `@` operator
+  // (decorators).
   std::vector<std::uint32_t> anchors;
 
   std::string_view text(const Token& token) const {

@@ -19,7 +19,8 @@ void analyze_python(const SharedString& path, const TokenStream& tokens, const P
 
 void collect_python_strings(const TokenStream& tokens, std::vector<PythonString>& out) {
   out.clear();
-  for (const Token& token : tokens.tokens) {
+  for (const std::uint32_t anchor : tokens.anchors) {  // the strings are among the anchors
+    const Token& token = tokens.tokens[anchor];
     if (token.kind == TokenKind::String) {
       out.push_back({&token, python_string_content(tokens.text(token))});
     }

@@ -259,11 +259,28 @@ TEST(PythonLexer, NulBytesAndEmptyInputDoNotCrash) {
   EXPECT_EQ(toks[1].kind, K::Other);
 }
 
+TEST(PythonLexer, AnchorsAreIdentifiersStringsAndDecoratorAts) {
+  TokenStream stream;
+  lex("@triton.jit  # c\ndef f(a, b='x'):\n    return a @ b @= 1.5\n", stream);
+  std::vector<std::string> anchored;
+  for (const std::uint32_t anchor : stream.anchors) {
+    anchored.emplace_back(stream.text(stream.tokens[anchor]));
+  }
+  // `@=` is another operator, and numbers, comments and other punctuation are no anchors.
+  const std::vector<std::string> expected = {"@", "triton", "jit",    "def", "f", "a",
+                                             "b", "'x'",    "return", "a",   "@", "b"};
+  EXPECT_EQ(anchored, expected);
+  for (std::size_t i = 1; i < stream.anchors.size(); ++i) {
+    EXPECT_LT(stream.anchors[i - 1], stream.anchors[i]);
+  }
+}
+
 TEST(PythonLexer, StreamIsClearedBetweenFiles) {
   TokenStream stream;
   lex("'unterminated\n", stream);
   lex("x\n", stream);
   EXPECT_EQ(stream.tokens.size(), 2u);
+  EXPECT_EQ(stream.anchors.size(), 1u);
   EXPECT_TRUE(stream.diagnostics.empty());
   EXPECT_EQ(stream.line_starts.size(), 2u);
 }

@@ -255,10 +255,11 @@ void check_python_build(const SharedString& path, const TokenStream& tokens,
   if (!torch_imported) {
     return;  // CUDAExtension, load_inline and load come from torch
   }
-  // The count and data held in locals, as in check_python_frameworks.
-  const std::size_t count = tokens.tokens.size();
+  // The identifiers are among the anchors; the data held in a local, as in
+  // check_python_frameworks.
   const Token* const all = tokens.tokens.data();
-  for (std::size_t i = 0; i < count; ++i) {
+  for (const std::uint32_t anchor : tokens.anchors) {
+    const std::size_t i = anchor;
     const Token& token = all[i];
     if (token.kind != TokenKind::Identifier) {
       continue;

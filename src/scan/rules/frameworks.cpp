@@ -200,11 +200,12 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
   }
 
   bool hip_extension_seen = false;
-  // The count and data held in locals: the emits write through references the compiler cannot
-  // tell apart from `tokens`, so it would reload both at every token.
-  const std::size_t count = tokens.tokens.size();
+  // Identifiers and strings are among the anchors. The tokens' data held in a local: the emits
+  // write through references the compiler cannot tell apart from `tokens`, so it would reload
+  // it at every anchor.
   const Token* const all = tokens.tokens.data();
-  for (std::size_t i = 0; i < count; ++i) {
+  for (const std::uint32_t anchor : tokens.anchors) {
+    const std::size_t i = anchor;
     const Token& token = all[i];
     if (token.kind == TokenKind::Identifier) {
       const bool raw_kernel =
