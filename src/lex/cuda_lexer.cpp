@@ -89,6 +89,19 @@ class CudaLexer {
            std::memcmp(m_begin + last.offset, "operator", 8) == 0;
   }
 
+  // After m_context changed: the next token emitted is the first of a HIP-only branch when
+  // the new context is Hip and no token had it yet. Until that token is emitted the record
+  // is only a candidate, withdrawn if the context changes again first.
+  void note_context_change() {
+    const auto next = static_cast<std::uint32_t>(m_out.tokens.size());
+    if (m_out.first_hip_token == next && m_context != BranchContext::Hip) {
+      m_out.first_hip_token = TokenStream::k_no_token;
+    } else if (m_out.first_hip_token == TokenStream::k_no_token &&
+               m_context == BranchContext::Hip) {
+      m_out.first_hip_token = next;
+    }
+  }
+
   void lex_identifier();
   void lex_number();
   void lex_quoted(const char* start, const char* quote);
@@ -222,6 +235,9 @@ void CudaLexer::run() {
     end_directive(m_end);
   }
   m_conditionals.report_unterminated(m_out.diagnostics);
+  if (m_out.first_hip_token == m_out.tokens.size()) {
+    m_out.first_hip_token = TokenStream::k_no_token;  // a candidate no token came after
+  }
 }
 
 void CudaLexer::lex_identifier() {
@@ -519,6 +535,7 @@ void CudaLexer::start_directive() {
   // #elif/#else/#endif belong to the level around their #if.
   if (continues_chain(m_directive) && m_conditionals.in_chain()) {
     m_context = m_conditionals.context_below_top();
+    note_context_change();
   }
   m_p = name_end;
   emit(TokenKind::DirectiveStart, hash, name_end, m_line);
@@ -537,6 +554,7 @@ void CudaLexer::end_directive(const char* at) {
   }
   m_directive = Directive::None;
   m_context = m_conditionals.context();
+  note_context_change();
 }
 
 }  // namespace

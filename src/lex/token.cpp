@@ -37,6 +37,7 @@ void TokenStream::clear() {
   line_starts.clear();
   diagnostics.clear();
   anchors.clear();
+  first_hip_token = k_no_token;
 }
 
 }  // namespace gpuport

@@ -68,6 +68,10 @@ struct TokenStream {
   // DirectiveStart tokens. lex_python: the Identifier and String tokens and the `@` operator
   // (decorators).
   std::vector<std::uint32_t> anchors;
+  // Index of the first token in a HIP-only branch (BranchContext::Hip), or k_no_token; set by
+  // lex_cuda, which sees each branch open, so that nobody reads every token to find it.
+  static constexpr std::uint32_t k_no_token = UINT32_MAX;
+  std::uint32_t first_hip_token = k_no_token;
 
   std::string_view text(const Token& token) const {
     return source.substr(token.offset, token.length);

@@ -326,15 +326,8 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
   finish_libraries(ctx);
   finish_execution(ctx);
   finish_memory(ctx);
-  if (!ctx.hip_guard_directive) {
-    const auto first_hip =
-        std::find_if(tokens.tokens.begin(), tokens.tokens.end(),
-                     [](const Token& token) { return token.context == BranchContext::Hip; });
-    if (first_hip != tokens.tokens.end()) {
-      ctx.add_sign(AmdPathKind::HipGuard,
-                   static_cast<std::size_t>(first_hip - tokens.tokens.begin()),
-                   "code in a HIP-only branch");
-    }
+  if (!ctx.hip_guard_directive && tokens.first_hip_token != TokenStream::k_no_token) {
+    ctx.add_sign(AmdPathKind::HipGuard, tokens.first_hip_token, "code in a HIP-only branch");
   }
 }
 

@@ -558,6 +558,23 @@ TEST(CudaLexer, UnbalancedEndifIsReportedAndIgnored) {
   EXPECT_EQ(context_of(l.out, "y"), C::Neutral);
 }
 
+TEST(CudaLexer, FirstHipTokenIsTheFirstTokenOfAHipBranch) {
+  Lexed l;
+  lex(l, "int a;\n#ifdef USE_ROCM\n// rocm\nint h;\n#endif\nint h2;\n");
+  ASSERT_NE(l.out.first_hip_token, TokenStream::k_no_token);
+  EXPECT_EQ(l.out.text(l.out.tokens[l.out.first_hip_token]), "// rocm");
+  // An empty HIP branch: the #else that closes it comes first, so no token is in it.
+  lex(l, "#ifdef USE_ROCM\n#else\nint c;\n#endif\n");
+  EXPECT_EQ(l.out.first_hip_token, TokenStream::k_no_token);
+  // A HIP branch opened at the end of the file holds no token either.
+  lex(l, "int a;\n#ifdef __HIP_PLATFORM_AMD__\n");
+  EXPECT_EQ(l.out.first_hip_token, TokenStream::k_no_token);
+  // Inside a HIP branch, a nested #else is still HIP code.
+  lex(l, "#if USE_ROCM\n#ifdef X\n#else\nint y;\n#endif\n#endif\n");
+  ASSERT_NE(l.out.first_hip_token, TokenStream::k_no_token);
+  EXPECT_EQ(l.out.text(l.out.tokens[l.out.first_hip_token]), "#ifdef");
+}
+
 TEST(CudaLexer, UnterminatedIfIsReportedAtItsLine) {
   Lexed l;
   lex(l, "int a;\n #if FOO\n#ifdef __HIPCC__\nint b;\n#endif\n");

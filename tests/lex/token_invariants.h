@@ -88,6 +88,18 @@ inline std::string check_token_invariants(const TokenStream& out) {
   if (next_anchor != out.anchors.size()) {
     return "anchors past the last token or out of order";
   }
+  // first_hip_token names the first token in a HIP-only branch.
+  std::uint32_t first_hip = TokenStream::k_no_token;
+  for (std::size_t i = 0; i < out.tokens.size(); ++i) {
+    if (out.tokens[i].context == BranchContext::Hip) {
+      first_hip = static_cast<std::uint32_t>(i);
+      break;
+    }
+  }
+  if (out.first_hip_token != first_hip) {
+    return "first_hip_token is " + std::to_string(out.first_hip_token) + ", the first HIP token " +
+           std::to_string(first_hip);
+  }
   for (const LexDiagnostic& diagnostic : out.diagnostics) {
     if (diagnostic.line == 0 || diagnostic.line > out.line_starts.size() ||
         diagnostic.column == 0 || diagnostic.message.empty()) {
