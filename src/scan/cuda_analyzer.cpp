@@ -96,13 +96,10 @@ void note_callee(SourceContext& ctx, std::size_t i, std::string_view name) {
   if (!ctx.is_punct(i + 1, "(")) {
     return;
   }
-  if (ctx.calls.empty()) {
-    ctx.calls.reserve(256);  // a kernel file's calls in one or two allocations
-  }
   if (ctx.kernel >= 0) {
-    ctx.calls.push_back({static_cast<std::uint32_t>(ctx.kernel), name});
+    ctx.kernel_calls.push_back({static_cast<std::uint32_t>(ctx.kernel), name});
   } else if (ctx.device_function >= 0) {
-    ctx.calls.push_back({k_helper_caller | static_cast<std::uint32_t>(ctx.device_function), name});
+    ctx.helper_calls.push_back({static_cast<std::uint32_t>(ctx.device_function), name});
   }
 }
 
@@ -122,16 +119,10 @@ void merge_features(KernelFeatures& into, const KernelFeatures& from) {
   into.dynamic_parallelism |= from.dynamic_parallelism;
 }
 
-// Stable by caller. The pass numbers kernels and helpers as it meets them, so each kind's calls
-// arrive in ascending caller order, the two kinds interleaved; since every kernel number is below
-// every helper number, putting the kernels' calls first (a stable partition, one pass) sorts them.
+// The pass numbers kernels and helpers as it meets them, so each list arrives in ascending
+// caller order already; sorted (stably, by caller) only if that ever fails.
 void sort_calls_by_caller(std::vector<CallSite>& calls) {
   const auto by_caller = [](const CallSite& a, const CallSite& b) { return a.caller < b.caller; };
-  if (std::is_sorted(calls.begin(), calls.end(), by_caller)) {
-    return;
-  }
-  std::stable_partition(calls.begin(), calls.end(),
-                        [](const CallSite& call) { return (call.caller & k_helper_caller) == 0; });
   if (!std::is_sorted(calls.begin(), calls.end(), by_caller)) {
     std::stable_sort(calls.begin(), calls.end(), by_caller);  // not expected; kept correct
   }
@@ -140,33 +131,40 @@ void sort_calls_by_caller(std::vector<CallSite>& calls) {
 // Gives each kernel the features of the same-file helpers it reaches through calls, at any depth.
 // Helpers are matched by name (all overloads of a name count); shared-memory bytes stay the
 // kernel's own, since a helper's __shared__ arrays are usually the kernel's under another name.
-void inherit_helper_features(SourceContext& ctx) {
-  if (ctx.device_functions.empty() || ctx.calls.empty()) {
+// Out of line: inlined, it costs the anchor loop of analyze_cuda registers (measured: six more
+// instructions per anchor).
+[[gnu::noinline]] void inherit_helper_features(SourceContext& ctx, SourceScratch& scratch) {
+  if (ctx.device_functions.empty() || ctx.kernel_calls.empty()) {
     return;
   }
   // Call sites grouped by caller, each group in pass order; helper indices by name, ascending
   // within a name: a binary search per call name instead of a scan of every helper (a file may
   // hold hundreds of helpers and thousands of calls).
-  sort_calls_by_caller(ctx.calls);
-  std::vector<std::uint32_t> helpers_by_name(ctx.device_functions.size());
+  sort_calls_by_caller(ctx.kernel_calls);
+  sort_calls_by_caller(ctx.helper_calls);
+  std::vector<std::uint32_t>& helpers_by_name = scratch.helpers_by_name;
+  helpers_by_name.resize(ctx.device_functions.size());
   std::iota(helpers_by_name.begin(), helpers_by_name.end(), 0u);
-  std::stable_sort(helpers_by_name.begin(), helpers_by_name.end(),
-                   [&](std::uint32_t a, std::uint32_t b) {
-                     return ctx.device_functions[a].name < ctx.device_functions[b].name;
-                   });
-  std::vector<std::string_view> pending;
-  auto push_calls_of = [&](std::uint32_t caller) {
+  // The index breaks ties, so this is the order a stable sort by name gives, without the
+  // buffer std::stable_sort allocates.
+  std::sort(helpers_by_name.begin(), helpers_by_name.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const std::string_view name_a = ctx.device_functions[a].name;
+    const std::string_view name_b = ctx.device_functions[b].name;
+    return name_a != name_b ? name_a < name_b : a < b;
+  });
+  std::vector<std::string_view>& pending = scratch.pending_calls;
+  auto push_calls_of = [&](const std::vector<CallSite>& calls, std::uint32_t caller) {
     auto first = std::lower_bound(
-        ctx.calls.begin(), ctx.calls.end(), caller,
+        calls.begin(), calls.end(), caller,
         [](const CallSite& call, std::uint32_t value) { return call.caller < value; });
-    for (; first != ctx.calls.end() && first->caller == caller; ++first) {
+    for (; first != calls.end() && first->caller == caller; ++first) {
       pending.push_back(first->name);
     }
   };
-  std::vector<bool> visited;
+  std::vector<bool>& visited = scratch.visited_helpers;
   for (std::size_t k = 0; k < ctx.out.kernels.size(); ++k) {
     pending.clear();
-    push_calls_of(static_cast<std::uint32_t>(k));
+    push_calls_of(ctx.kernel_calls, static_cast<std::uint32_t>(k));
     visited.assign(ctx.device_functions.size(), false);
     while (!pending.empty()) {
       std::string_view name = pending.back();
@@ -182,7 +180,7 @@ void inherit_helper_features(SourceContext& ctx) {
         }
         visited[d] = true;
         merge_features(ctx.out.kernels[k].features, ctx.device_functions[d].features);
-        push_calls_of(k_helper_caller | d);
+        push_calls_of(ctx.helper_calls, d);
       }
     }
   }
@@ -271,7 +269,8 @@ bool is_warp_literal(std::uint64_t value) {
 
 void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnalysis& out) {
   static const HandlerTable table = build_table();
-  SourceContext ctx(path, tokens, out);
+  thread_local SourceScratch scratch;
+  SourceContext ctx(path, tokens, out, scratch);
   // Only the anchors start a rule; a kernel or helper body that ends between two anchors is
   // closed at the next one, before anything else can see it. The tokens and the source are
   // read through locals: through `tokens`, every read would reload the vector's data pointer.
@@ -320,7 +319,7 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
     }
   }
   close_kernel(ctx);
-  inherit_helper_features(ctx);
+  inherit_helper_features(ctx, scratch);
   finish_warp(ctx);
   finish_matrix(ctx);
   finish_libraries(ctx);

@@ -22,13 +22,33 @@ bool is_declaration_keyword(std::string_view word) {
 
 }  // namespace
 
+void SourceScratch::clear() {
+  device_functions.clear();
+  kernel_calls.clear();
+  helper_calls.clear();
+  warp_size_defines.clear();
+  memory_type_compares.clear();
+  ballot_vars.clear();
+  helpers_by_name.clear();
+  pending_calls.clear();
+  visited_helpers.clear();
+}
+
 SourceContext::SourceContext(const SharedString& file_path, const TokenStream& stream,
-                             FileAnalysis& analysis)
+                             FileAnalysis& analysis, SourceScratch& scratch)
     : path(file_path),
       ts(stream),
       tok(stream.tokens),
       out(analysis),
-      cuda_file(is_cuda_path(file_path)) {}
+      cuda_file(is_cuda_path(file_path)),
+      device_functions(scratch.device_functions),
+      kernel_calls(scratch.kernel_calls),
+      helper_calls(scratch.helper_calls),
+      warp_size_defines(scratch.warp_size_defines),
+      memory_type_compares(scratch.memory_type_compares),
+      ballot_vars(scratch.ballot_vars) {
+  scratch.clear();
+}
 
 void SourceContext::add(std::string_view rule, std::size_t i, std::string detail) {
   if (i >= tok.size() || tok[i].context == BranchContext::Hip) {

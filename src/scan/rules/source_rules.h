@@ -36,14 +36,36 @@ struct DeviceFunction {
 
 // `name (` inside a kernel or helper body: a possible call of a same-file helper.
 struct CallSite {
-  std::uint32_t caller = 0;  // kernel index, or k_helper_caller | index into device_functions
+  std::uint32_t caller = 0;  // kernel index, or index into device_functions
   std::string_view name;
 };
-inline constexpr std::uint32_t k_helper_caller = 0x80000000u;
+
+// The lists a pass over one file fills. A scan thread keeps one and hands it to every file it
+// analyses: cleared at the start of a file, they keep their memory, so a thread allocates them
+// as large as its largest file once instead of once per file.
+struct SourceScratch {
+  std::vector<DeviceFunction> device_functions;
+  // Call sites in pass order: in kernel bodies (caller = kernel index) and in helper bodies
+  // (caller = index into device_functions). One list per kind, not one per kernel and helper:
+  // those small lists made nearly a third of a scan's `malloc` calls.
+  std::vector<CallSite> kernel_calls;
+  std::vector<CallSite> helper_calls;
+  std::vector<std::size_t> warp_size_defines;
+  std::vector<std::size_t> memory_type_compares;
+  std::vector<std::string_view> ballot_vars;
+  // Working lists of the end-of-file pass that gives kernels their helpers' features.
+  std::vector<std::uint32_t> helpers_by_name;
+  std::vector<std::string_view> pending_calls;
+  std::vector<bool> visited_helpers;
+
+  void clear();
+};
 
 // The state of one pass over one file's tokens.
 struct SourceContext {
-  SourceContext(const SharedString& file_path, const TokenStream& stream, FileAnalysis& analysis);
+  // Clears `scratch` and fills it during the pass.
+  SourceContext(const SharedString& file_path, const TokenStream& stream, FileAnalysis& analysis,
+                SourceScratch& scratch);
 
   const SharedString& path;
   const TokenStream& ts;
@@ -61,21 +83,20 @@ struct SourceContext {
   bool kernel_shared_flagged = false;   // GP-MEM-001 already fired for this kernel
   std::ptrdiff_t device_function = -1;  // index into device_functions when in a helper body
   std::size_t device_function_end = 0;
-  std::vector<DeviceFunction> device_functions;
-  // Every call site in kernel and helper bodies, in pass order: one list per file, not one per
-  // kernel and helper (those small lists made nearly a third of a scan's `malloc` calls).
-  std::vector<CallSite> calls;
+  std::vector<DeviceFunction>& device_functions;
+  std::vector<CallSite>& kernel_calls;
+  std::vector<CallSite>& helper_calls;
 
   // Per-file facts decided at the end of the pass.
   OncePerFile fp8, bf16, sync_intrinsics, cub_thrust, cutlass, tensorrt_include, nvinfer;
-  std::vector<std::size_t> warp_size_defines;     // candidate GP-WARP-002 sites
-  bool logical_warp_evidence = false;             // 64-bit masks or width-parameterised shuffles
-  bool warp64_defined = false;                    // a warp-size constant is also defined as 64
-  std::vector<std::size_t> memory_type_compares;  // `.type == 2` candidates (GP-MEM-004)
+  std::vector<std::size_t>& warp_size_defines;     // candidate GP-WARP-002 sites
+  bool logical_warp_evidence = false;              // 64-bit masks or width-parameterised shuffles
+  bool warp64_defined = false;                     // a warp-size constant is also defined as 64
+  std::vector<std::size_t>& memory_type_compares;  // `.type == 2` candidates (GP-MEM-004)
   bool pointer_attributes = false;  // cudaPointerAttributes named: `.type` is a memory type
   bool nvcuda_namespace = false;    // `nvcuda` seen: unqualified mma_sync is WMMA
-  std::vector<std::string_view> ballot_vars;  // 32-bit variables holding a ballot/activemask
-  std::uint32_t shim_defines = 0;             // `#define cudaXxx hipXxx` remaps
+  std::vector<std::string_view>& ballot_vars;  // 32-bit variables holding a ballot/activemask
+  std::uint32_t shim_defines = 0;              // `#define cudaXxx hipXxx` remaps
   std::size_t first_shim_define = SIZE_MAX;
   bool hip_guard_directive = false;
   std::uint32_t last_line_fired[4] = {0, 0, 0, 0};  // once-per-line slots (see k_slot_*)
