@@ -79,7 +79,7 @@ void build_file_lines(const HipifyReport& report, const FileOutcome& file,
 std::string thousands(std::uint64_t value) {
   std::string digits = std::to_string(value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-    digits.insert(static_cast<std::size_t>(i), ",");
+    digits.insert(static_cast<std::size_t>(i), 1, ',');
   }
   return digits;
 }
