@@ -39,6 +39,7 @@ void check_stream(const TokenStream& stream, std::string_view source) {
     check(std::uint64_t{token.offset} + token.length <= source.size());
     check(token.line >= previous_line);
     check(token.line == stream.line_of(token.offset));
+    check(stream.column(token) == stream.column_of(token.offset));
     check(token.kind == TokenKind::Newline || token.length > 0);
     previous_end = std::uint64_t{token.offset} + token.length;
     previous_line = token.line;

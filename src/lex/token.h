@@ -95,7 +95,16 @@ struct TokenStream {
   // 1-based byte column of an offset.
   std::uint32_t column_of(std::uint32_t offset) const;
   std::uint32_t line_of(std::uint32_t offset) const;
-  std::uint32_t column(const Token& token) const { return column_of(token.offset); }
+  // A token knows its line, so its column needs no search of line_starts; the search is the
+  // fallback for a token whose line does not hold its offset (none of the lexers make one).
+  std::uint32_t column(const Token& token) const {
+    const std::size_t line = token.line;
+    if (line >= 1 && line <= line_starts.size() && line_starts[line - 1] <= token.offset &&
+        (line == line_starts.size() || token.offset < line_starts[line])) {
+      return token.offset - line_starts[line - 1] + 1;
+    }
+    return column_of(token.offset);
+  }
   // The whole source line (without its line break) that holds `line`.
   std::string_view line_text(std::uint32_t line) const;
   void clear();

@@ -110,6 +110,20 @@ TEST(CudaLexer, IdentifiersAndPunctuationWithLinesAndColumns) {
   EXPECT_TRUE(l.out.diagnostics.empty());
 }
 
+TEST(TokenStream, ColumnComesFromTheTokensLineAndFallsBackToASearch) {
+  TokenStream out;
+  lex_cuda("int a;\n  float bc;\n", out);
+  ASSERT_EQ(out.tokens.size(), 6u);
+  EXPECT_EQ(out.column(out.tokens[4]), 9u);  // `bc` on line 2
+  Token wrong_line = out.tokens[4];
+  wrong_line.line = 1;  // not a line that holds the offset: the search finds line 2
+  EXPECT_EQ(out.column(wrong_line), 9u);
+  wrong_line.line = 7;  // past the last line
+  EXPECT_EQ(out.column(wrong_line), 9u);
+  wrong_line.line = 0;
+  EXPECT_EQ(out.column(wrong_line), 9u);
+}
+
 TEST(CudaLexer, Utf8BytesAreIdentifierCharacters) {
   Lexed l;
   lex(l, "float caf\xC3\xA9 = \xCE\xB1;");

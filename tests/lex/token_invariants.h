@@ -47,6 +47,9 @@ inline std::string check_token_invariants(const TokenStream& out) {
     if (token.line != out.line_of(token.offset)) {
       return where() + "line does not match line_starts";
     }
+    if (out.column(token) != out.column_of(token.offset)) {
+      return where() + "column(token) differs from column_of(offset)";
+    }
     if (token.length == 0 && token.kind != TokenKind::DirectiveEnd) {
       return where() + "empty token";
     }
