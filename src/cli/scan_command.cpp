@@ -420,6 +420,7 @@ int run_scan_command(const CommandArgs& args) {
   }
 
   config->scan.prefault_heap = tune_malloc_for_one_shot_command();
+  config->scan.excerpts = config->format != ReportFormat::Text;  // the text report shows none
   DiskFileSystem disk;
   ScanProgress progress;
   tl::expected<ScanResult, IoError> result;

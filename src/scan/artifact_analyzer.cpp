@@ -139,9 +139,8 @@ void analyze_embedded_binary(const SharedString& path, std::string_view source, 
   const std::uint32_t line = array_line(source);
   out.skip_lexing = true;
   out.artifacts.push_back({path, ArtifactKind::EmbeddedCubin, source.size(), line});
-  out.findings.push_back(
-      line_finding("GP-ART-003", path, line, 1, line_at(source, line),
-                   "embedded binary array, " + std::to_string(source.size()) + " bytes of source"));
+  add_line_finding(out, "GP-ART-003", path, line, 1, line_at(source, line),
+                   "embedded binary array, " + std::to_string(source.size()) + " bytes of source");
 }
 
 void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis& out) {
@@ -165,8 +164,8 @@ void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis
   }
   out.artifacts.push_back({path, kind, size, 0});
   const std::string_view rule = kind == ArtifactKind::TensorRtEngine ? "GP-ART-001" : "GP-ART-002";
-  out.findings.push_back(line_finding(rule, path, 1, 1, {},
-                                      std::string(what) + ", " + std::to_string(size) + " bytes"));
+  add_line_finding(out, rule, path, 1, 1, {},
+                   std::string(what) + ", " + std::to_string(size) + " bytes");
 }
 
 }  // namespace gpuport

@@ -83,17 +83,34 @@ std::string make_excerpt(std::string_view line) {
   return out;
 }
 
-void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const SharedString& path,
+void add_finding(FileAnalysis& out, std::string_view rule_id, const SharedString& path,
                  const TokenStream& tokens, const Token& at, std::string detail) {
   const std::uint16_t rule = rule_index(rule_id);  // first: it throws on an id not in the catalog
-  Finding& finding = findings.emplace_back();
+  Finding& finding = out.findings.emplace_back();
   finding.rule = rule;
   finding.file = path;
   finding.line = at.line;
   finding.column = tokens.column(at);
-  finding.excerpt = make_excerpt(tokens.line_text(at.line));
+  if (out.excerpts) {
+    finding.excerpt = make_excerpt(tokens.line_text(at.line));
+  }
   finding.detail = std::move(detail);
   finding.context = at.context;
+}
+
+void add_line_finding(FileAnalysis& out, std::string_view rule_id, const SharedString& path,
+                      std::uint32_t line, std::uint32_t column, std::string_view line_text,
+                      std::string detail) {
+  const std::uint16_t rule = rule_index(rule_id);
+  Finding& finding = out.findings.emplace_back();
+  finding.rule = rule;
+  finding.file = path;
+  finding.line = line;
+  finding.column = column == 0 ? 1 : column;
+  if (out.excerpts) {
+    finding.excerpt = make_excerpt(line_text);
+  }
+  finding.detail = std::move(detail);
 }
 
 }  // namespace gpuport

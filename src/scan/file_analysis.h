@@ -24,6 +24,9 @@ struct FileAnalysis {
   std::vector<FileWarning> warnings;
   std::uint64_t lines = 0;
   bool skip_lexing = false;  // set by the driver for embedded-binary sources
+  // Whether findings carry their source line (Finding::excerpt). A setting of the worker, not
+  // a result: clear() and take_exact() leave it as it is.
+  bool excerpts = true;
 
   // Empties every list but keeps its capacity, so that a worker can reuse one analysis file
   // after file without growing its lists again.
@@ -35,10 +38,14 @@ struct FileAnalysis {
   FileAnalysis take_exact(std::span<const std::uint32_t> finding_order = {});
 };
 
-// Appends a finding at a token to `findings`, filling line, column, excerpt and context; built
-// in place, since every finding of a scan passes here.
-void add_finding(std::vector<Finding>& findings, std::string_view rule_id, const SharedString& path,
+// Appends a finding at a token to `out.findings`, filling line, column, excerpt (unless
+// out.excerpts is off) and context; built in place, since every finding of a scan passes here.
+void add_finding(FileAnalysis& out, std::string_view rule_id, const SharedString& path,
                  const TokenStream& tokens, const Token& at, std::string detail = {});
+// Appends a finding at a line (and a 1-based column; 0 reads as 1) when no token is at hand.
+void add_line_finding(FileAnalysis& out, std::string_view rule_id, const SharedString& path,
+                      std::uint32_t line, std::uint32_t column, std::string_view line_text,
+                      std::string detail);
 // Excerpt of a source line as the writers show it: trimmed, at most 160 bytes, valid UTF-8.
 std::string make_excerpt(std::string_view line);
 

@@ -390,6 +390,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     // copies of them (take_exact), not lists grown by doubling.
     thread_local FileAnalysis analysis;
     analysis.clear();
+    analysis.excerpts = options.excerpts;
     std::uint64_t bytes = file.size;
     if (file.language == Language::Artifact) {
       // Engines and cubins are counted by size; their bytes are never read.

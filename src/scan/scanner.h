@@ -20,6 +20,10 @@ struct ScanOptions {
   // Map heap pages ahead of each worker's allocations (HeapPrefault). Only worth it where
   // malloc keeps freed memory: the CLI sets it when tune_malloc_for_one_shot_command succeeds.
   bool prefault_heap = false;
+  // Findings carry their trimmed source line (Finding::excerpt). A caller whose report shows
+  // no excerpt (the text report) turns this off: a scan can hold 200,000 findings, and their
+  // excerpts are as many allocations and copies.
+  bool excerpts = true;
 };
 
 // Counters the CLI polls to draw a progress line; updated by the workers.

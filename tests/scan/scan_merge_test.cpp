@@ -107,6 +107,31 @@ TEST(ScanMerge, ListsAreTheSameAndInPathOrderForEveryJobCount) {
   }
 }
 
+// ScanOptions::excerpts off (the CLI's text report): the same findings, none with an excerpt;
+// on (the default), every finding has its trimmed source line, config files' findings included.
+TEST(ScanMerge, ExcerptsOffKeepsEveryFindingAndDropsOnlyTheExcerpts) {
+  MemoryFileSystem fs;
+  add_tree(fs);
+  fs.add_file("repo/Dockerfile", "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n");
+  ScanOptions options;
+  const auto with = scan(fs, "repo", options);
+  options.excerpts = false;
+  const auto without = scan(fs, "repo", options);
+  ASSERT_TRUE(with.has_value() && without.has_value());
+  EXPECT_EQ(finding_keys(*without), finding_keys(*with));
+  ASSERT_EQ(with->findings.size(), 40u * 3 + 40u * 2 + 1);
+  const auto docker = std::find_if(with->findings.begin(), with->findings.end(),
+                                   [](const Finding& f) { return f.file == "Dockerfile"; });
+  ASSERT_NE(docker, with->findings.end());
+  EXPECT_EQ(docker->excerpt, "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04");
+  EXPECT_EQ(docker, with->findings.begin());  // "Dockerfile" sorts before "d0/..."
+  EXPECT_EQ(with->findings[1].file, "d0/f0.cu");
+  EXPECT_EQ(with->findings[1].excerpt, "unsigned m = __ballot_sync(0xffffffff, x[0] > 0);");
+  for (const Finding& f : without->findings) {
+    EXPECT_EQ(f.excerpt, "") << f.file << ":" << f.line;
+  }
+}
+
 // A worker keeps one FileAnalysis for all its files: take_exact() hands a file's items on in lists
 // of their exact size and leaves the analysis empty, with its capacity, for the next file.
 TEST(FileAnalysis, TakeExactMovesEveryItemAndLeavesAnEmptyAnalysis) {

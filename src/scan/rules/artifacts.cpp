@@ -37,8 +37,7 @@ void check_python_artifacts(const SharedString& path, const TokenStream& tokens,
     const std::string_view content = string.content;
     if (content.size() <= 512 && names_binary_file(content)) {
       last_line = token.line;
-      add_finding(out.findings, "GP-ART-004", path, tokens, token,
-                  std::string(content.substr(0, 80)));
+      add_finding(out, "GP-ART-004", path, tokens, token, std::string(content.substr(0, 80)));
     }
   }
 }

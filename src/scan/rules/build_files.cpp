@@ -62,9 +62,8 @@ struct CMakeEmitter {
   FileAnalysis& out;
 
   void finding(std::string_view rule, std::size_t at, std::string detail) {
-    out.findings.push_back(line_finding(rule, path, line.line,
-                                        line.indent + 1 + static_cast<std::uint32_t>(at), line.text,
-                                        std::move(detail)));
+    add_line_finding(out, rule, path, line.line, line.indent + 1 + static_cast<std::uint32_t>(at),
+                     line.text, std::move(detail));
   }
   void sign(std::string detail) {
     out.amd_path.push_back({AmdPathKind::HipCMake, path, line.line, std::move(detail)});
@@ -248,7 +247,7 @@ void check_python_build(const SharedString& path, const TokenStream& tokens,
     const Token& token = *string.token;
     if (token.line != last_option_line && is_nvcc_option(string.content)) {
       last_option_line = token.line;
-      add_finding(out.findings, "GP-BUILD-007", path, tokens, token,
+      add_finding(out, "GP-BUILD-007", path, tokens, token,
                   std::string(string.content.substr(0, 64)));
     }
   }
@@ -278,13 +277,12 @@ void check_python_build(const SharedString& path, const TokenStream& tokens,
       continue;
     }
     if (text == "CUDAExtension") {
-      add_finding(out.findings, "GP-BUILD-006", path, tokens, token, "CUDAExtension");
+      add_finding(out, "GP-BUILD-006", path, tokens, token, "CUDAExtension");
     } else if (text == "load_inline" && scan_call(tokens, j, "cuda_sources").keyword) {
-      add_finding(out.findings, "GP-BUILD-006", path, tokens, token,
-                  "load_inline(cuda_sources=...)");
+      add_finding(out, "GP-BUILD-006", path, tokens, token, "load_inline(cuda_sources=...)");
     } else if (text == "load" && (cpp_extension_attr || (load_imported && !after_dot)) &&
                scan_call(tokens, j, {}).cuda_source) {
-      add_finding(out.findings, "GP-BUILD-006", path, tokens, token, "load(*.cu)");
+      add_finding(out, "GP-BUILD-006", path, tokens, token, "load(*.cu)");
     }
   }
 }

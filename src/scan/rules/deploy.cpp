@@ -43,9 +43,9 @@ class DeployEmitter {
       : m_path(path), m_line(line), m_out(out) {}
 
   void finding(std::string_view rule, std::size_t at, std::string detail) {
-    m_out.findings.push_back(line_finding(rule, m_path, m_line.line,
-                                          m_line.indent + 1 + static_cast<std::uint32_t>(at),
-                                          m_line.text, std::move(detail)));
+    add_line_finding(m_out, rule, m_path, m_line.line,
+                     m_line.indent + 1 + static_cast<std::uint32_t>(at), m_line.text,
+                     std::move(detail));
   }
   void sign(std::string detail) {
     m_out.amd_path.push_back({AmdPathKind::RocmImage, m_path, m_line.line, std::move(detail)});
@@ -280,9 +280,9 @@ void check_python_deploy(const SharedString& path, const TokenStream& tokens,
     }
     if (is_smi_command(content) && token.line != last_smi) {
       last_smi = token.line;
-      add_finding(out.findings, "GP-DEPLOY-005", path, tokens, token, "nvidia-smi");
+      add_finding(out, "GP-DEPLOY-005", path, tokens, token, "nvidia-smi");
     } else if (content == "CUDA_VISIBLE_DEVICES" || starts_with(content, "CUDA_VISIBLE_DEVICES=")) {
-      add_finding(out.findings, "GP-DEPLOY-006", path, tokens, token, "CUDA_VISIBLE_DEVICES");
+      add_finding(out, "GP-DEPLOY-006", path, tokens, token, "CUDA_VISIBLE_DEVICES");
     }
   }
 }

@@ -97,12 +97,12 @@ class PythonEmitter {
 
   void at_line(std::string_view rule, std::uint32_t line, std::uint32_t column,
                std::string detail) {
-    m_out.findings.push_back(
-        line_finding(rule, m_path, line, column, m_tokens.line_text(line), std::move(detail)));
+    add_line_finding(m_out, rule, m_path, line, column, m_tokens.line_text(line),
+                     std::move(detail));
   }
 
   void at_token(std::string_view rule, const Token& token, std::string detail) {
-    add_finding(m_out.findings, rule, m_path, m_tokens, token, std::move(detail));
+    add_finding(m_out, rule, m_path, m_tokens, token, std::move(detail));
   }
 
   void sign(std::uint32_t line, std::string detail) {

@@ -53,8 +53,7 @@ class Emitter {
         return;
       }
     }
-    m_out.findings.push_back(
-        line_finding(rule, m_path, line, column, line_text, std::move(detail)));
+    add_line_finding(m_out, rule, m_path, line, column, line_text, std::move(detail));
   }
 
   void sign(std::uint32_t line, std::string detail) {

@@ -54,7 +54,7 @@ void SourceContext::add(std::string_view rule, std::size_t i, std::string detail
   if (i >= tok.size() || tok[i].context == BranchContext::Hip) {
     return;
   }
-  add_finding(out.findings, rule, path, ts, tok[i], std::move(detail));
+  add_finding(out, rule, path, ts, tok[i], std::move(detail));
 }
 
 void SourceContext::add_once_per_line(int slot, std::string_view rule, std::size_t i,

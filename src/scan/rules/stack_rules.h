@@ -28,10 +28,6 @@ std::string_view python_string_content(std::string_view token_text);
 // The final component of a '/'-separated path.
 std::string_view base_name(std::string_view path);
 
-// Builds a finding from a line (and a 1-based column) when no token is at hand.
-Finding line_finding(std::string_view rule_id, const SharedString& path, std::uint32_t line,
-                     std::uint32_t column, std::string_view line_text, std::string detail);
-
 // ---- Packaging ---------------------------------------------------------------------------
 
 // One requirement: `name[extras] op version+local`, as in requirements files and pyproject.

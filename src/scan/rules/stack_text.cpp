@@ -86,16 +86,4 @@ std::string_view base_name(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-Finding line_finding(std::string_view rule_id, const SharedString& path, std::uint32_t line,
-                     std::uint32_t column, std::string_view line_text, std::string detail) {
-  Finding finding;
-  finding.rule = rule_index(rule_id);
-  finding.file = path;
-  finding.line = line;
-  finding.column = column == 0 ? 1 : column;
-  finding.excerpt = make_excerpt(line_text);
-  finding.detail = std::move(detail);
-  return finding;
-}
-
 }  // namespace gpuport
