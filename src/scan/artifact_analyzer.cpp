@@ -2,6 +2,10 @@
 // that are byte-array dumps of GPU binaries (detected cheaply, counted, never lexed).
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "scan/file_analysis.h"
 #include "scan/rules/stack_rules.h"
 
@@ -80,6 +84,50 @@ Density measure(std::string_view window, bool stop_when_sparse = false) {
   return d;
 }
 
+// Whether a byte can be part of what measure() counts as literal bytes: a digit, a hex letter,
+// 'x', 'u' (either case) or a comma.
+bool maybe_literal_byte(unsigned char c) {
+  const auto folded = static_cast<unsigned char>(c | 0x20);
+  return static_cast<unsigned char>(c - '0') < 10 || static_cast<unsigned char>(folded - 'a') < 6 ||
+         folded == 'x' || folded == 'u' || c == ',';
+}
+
+// True when measure(window) cannot be dense(): the bytes a literal or a comma can consist of
+// bound literal_bytes from above, and the other non-blank bytes bound other_bytes from below.
+// 16 bytes at a time, where measure() steps byte by byte; most C/C++ files end here.
+bool cannot_be_dense(std::string_view window) {
+  std::size_t maybe_literal = 0;
+  std::size_t other = 0;
+  const char* p = window.data();
+  const char* const end = p + window.size();
+#if defined(__SSE2__)
+  auto range = [](__m128i x, char low, int count) {  // low <= x < low + count, unsigned
+    const __m128i shifted = _mm_add_epi8(x, _mm_set1_epi8(static_cast<char>(-low - 128)));
+    return _mm_cmplt_epi8(shifted, _mm_set1_epi8(static_cast<char>(count - 128)));
+  };
+  auto equal = [](__m128i x, char c) { return _mm_cmpeq_epi8(x, _mm_set1_epi8(c)); };
+  for (; end - p >= 16; p += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i folded = _mm_or_si128(x, _mm_set1_epi8(0x20));
+    const __m128i literal = _mm_or_si128(
+        _mm_or_si128(range(x, '0', 10), range(folded, 'a', 6)),
+        _mm_or_si128(_mm_or_si128(equal(folded, 'x'), equal(folded, 'u')), equal(x, ',')));
+    const __m128i blank = _mm_or_si128(_mm_or_si128(equal(x, ' '), range(x, '\t', 2)),  // '\t' '\n'
+                                       _mm_or_si128(equal(x, '\r'), equal(x, '\f')));
+    const auto literal_bits = static_cast<unsigned>(_mm_movemask_epi8(literal));
+    const auto blank_bits = static_cast<unsigned>(_mm_movemask_epi8(blank));
+    maybe_literal += static_cast<std::size_t>(__builtin_popcount(literal_bits));
+    other += static_cast<std::size_t>(__builtin_popcount(~(literal_bits | blank_bits) & 0xFFFFu));
+  }
+#endif
+  for (; p < end; ++p) {
+    const bool literal = maybe_literal_byte(static_cast<unsigned char>(*p));
+    maybe_literal += literal ? 1 : 0;
+    other += !literal && !is_blank(*p) ? 1 : 0;
+  }
+  return 2 * maybe_literal < 3 * other;  // dense() needs literal_bytes >= 1.5 * other_bytes
+}
+
 bool dense(const Density& d) {
   const std::size_t total = d.literal_bytes + d.other_bytes;
   return d.literals >= k_min_literals && total > 0 && d.literal_bytes * 10 >= total * 6;
@@ -127,12 +175,16 @@ bool looks_like_embedded_binary(std::string_view source) {
   }
   std::string_view head = source.substr(0, k_probe_bytes);
   const std::size_t brace = head.find('{');
-  if (brace == std::string_view::npos || !dense(measure(head.substr(brace + 1), true))) {
+  if (brace == std::string_view::npos) {
+    return false;
+  }
+  const std::string_view first = head.substr(brace + 1);
+  if (cannot_be_dense(first) || !dense(measure(first, true))) {
     return false;
   }
   // A lookup table at the top of ordinary code is not enough: the middle must be data too.
   std::string_view middle = source.substr(source.size() / 2, k_probe_bytes);
-  return dense(measure(middle, true));
+  return !cannot_be_dense(middle) && dense(measure(middle, true));
 }
 
 void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out) {

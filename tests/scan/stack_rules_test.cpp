@@ -187,6 +187,34 @@ TEST(EmbeddedBinary, LookupTableInOrdinaryCodeIsNot) {
   EXPECT_FALSE(looks_like_embedded_binary(""));
 }
 
+// A dump is data when literals and commas are at least 60 % of its non-blank bytes. Each line
+// below has 20 such bytes ("0x7f," four times) and a comment of 13 (dense: 20 >= 0.6 * 33) or
+// 14 (not dense: 20 < 0.6 * 34) other bytes.
+TEST(EmbeddedBinary, SixtyPercentBoundaryIsExact) {
+  auto dump = [](std::string_view comment) {
+    std::string source = "unsigned char cubin[] = {\n";
+    while (source.size() < 40000) {
+      source += "0x7f, 0x45, 0x4c, 0x46, //" + std::string(comment) + "\n";
+    }
+    return source + "};\n";
+  };
+  EXPECT_TRUE(looks_like_embedded_binary(dump("ghijklmnopq")));    // 2 + 11 other bytes
+  EXPECT_FALSE(looks_like_embedded_binary(dump("ghijklmnopqr")));  // 2 + 12
+  // Vertical tabs are not blanks (4 of them + 2 + 7 = 13 other bytes); tab, CR, LF, FF are.
+  auto spaced = [](std::string_view comment) {
+    std::string source = "unsigned char cubin[] = {\r\n";
+    while (source.size() < 40000) {
+      source += "0x7f,\v0x45,\v0x4c,\v0x46,\v\t\f//" + std::string(comment) + "\r\n";
+    }
+    return source + "};\r\n";
+  };
+  EXPECT_TRUE(looks_like_embedded_binary(spaced("ghijklm")));
+  EXPECT_FALSE(looks_like_embedded_binary(spaced("ghijklmn")));
+  // a-f could be hex digits, but in a comment they are other bytes like the rest.
+  EXPECT_TRUE(looks_like_embedded_binary(dump("abcdefghijk")));
+  EXPECT_FALSE(looks_like_embedded_binary(dump("abcdefghijkl")));
+}
+
 TEST(Artifact, KindsByExtension) {
   FileAnalysis out;
   analyze_artifact("models/bert.plan", 1234, out);
