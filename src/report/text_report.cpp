@@ -17,8 +17,9 @@ std::string position(std::string_view file, std::uint32_t line) {
 
 class TextWriter {
  public:
+  // The findings by rule serve two sections: one pass over the findings, not two.
   TextWriter(const ScanResult& result, const ReportOptions& options)
-      : m_result(result), m_options(options) {}
+      : m_result(result), m_options(options), m_by_rule(findings_by_rule(result)) {}
 
   std::string render() {
     header();
@@ -179,7 +180,7 @@ class TextWriter {
 
   void findings() {
     title("Findings by rule");
-    const auto by_rule = findings_by_rule(m_result);
+    const std::vector<RuleCount>& by_rule = m_by_rule;
     if (by_rule.empty()) {
       line("  No findings.");
       return;
@@ -218,12 +219,12 @@ class TextWriter {
 
   void verdict() {
     m_out += '\n';
-    const auto highest = highest_tier(m_result);
     std::string text;
-    if (!highest) {
+    if (m_by_rule.empty()) {
       text = "Verdict: no CUDA-specific findings.";
     } else {
-      const std::string tier(tier_name(*highest));
+      // findings_by_rule lists the highest tier first.
+      const std::string tier(tier_name(m_by_rule.front().rule->tier));
       text = fmt::format("Verdict: highest tier {} ({} findings). Every finding: --format json",
                          styled(tier, tier_color(tier), m_options.color), m_result.findings.size());
     }
@@ -233,6 +234,7 @@ class TextWriter {
 
   const ScanResult& m_result;
   const ReportOptions& m_options;
+  const std::vector<RuleCount> m_by_rule;
   std::string m_out;
 };
 
