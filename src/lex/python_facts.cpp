@@ -92,13 +92,7 @@ class FactsBuilder {
     return i < m_count && m_tokens[i].kind == TokenKind::Punct &&
            m_stream.text_is(m_tokens[i], punct);
   }
-  std::uint32_t column(std::size_t i) const {
-    const Token& token = m_tokens[i];
-    if (token.line == 0 || token.line > m_stream.line_starts.size()) {
-      return m_stream.column(token);
-    }
-    return token.offset - m_stream.line_starts[token.line - 1] + 1;
-  }
+  std::uint32_t column(std::size_t i) const { return m_stream.column(m_tokens[i]); }
 
   // Reads `name(.name)*` from i into *out (when not null); returns the index after it (i when
   // there is none).

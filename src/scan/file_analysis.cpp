@@ -85,23 +85,15 @@ std::string make_excerpt(std::string_view line) {
 
 void add_finding(FileAnalysis& out, std::string_view rule_id, const SharedString& path,
                  const TokenStream& tokens, const Token& at, std::string detail) {
-  const std::uint16_t rule = rule_index(rule_id);  // first: it throws on an id not in the catalog
-  Finding& finding = out.findings.emplace_back();
-  finding.rule = rule;
-  finding.file = path;
-  finding.line = at.line;
-  finding.column = tokens.column(at);
-  if (out.excerpts) {
-    finding.excerpt = make_excerpt(tokens.line_text(at.line));
-  }
-  finding.detail = std::move(detail);
-  finding.context = at.context;
+  add_line_finding(out, rule_id, path, at.line, tokens.column(at), tokens.line_text(at.line),
+                   std::move(detail));
+  out.findings.back().context = at.context;
 }
 
 void add_line_finding(FileAnalysis& out, std::string_view rule_id, const SharedString& path,
                       std::uint32_t line, std::uint32_t column, std::string_view line_text,
                       std::string detail) {
-  const std::uint16_t rule = rule_index(rule_id);
+  const std::uint16_t rule = rule_index(rule_id);  // first: it throws on an id not in the catalog
   Finding& finding = out.findings.emplace_back();
   finding.rule = rule;
   finding.file = path;
