@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "../tests/lex/token_invariants.h"
-#include "lex/branch_context.h"
 #include "lex/cuda_lexer.h"
+#include "lex/pp_expression.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view source(reinterpret_cast<const char*>(data), size);
@@ -20,13 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   }
   for (const gpuport::Token& token : out.tokens) {
-    if (static_cast<int>(token.context) > static_cast<int>(gpuport::BranchContext::CudaDevice) ||
+    if (static_cast<int>(token.context) > static_cast<int>(gpuport::BranchContext::Dead) ||
         static_cast<int>(token.kind) > static_cast<int>(gpuport::TokenKind::Other)) {
       std::abort();
     }
   }
   // The condition evaluator also sees raw bytes (it is handed directive text).
-  gpuport::classify_condition("if", source);
-  gpuport::classify_condition("ifndef", source);
+  const gpuport::PlatformResolver platform;
+  gpuport::evaluate_condition(gpuport::Directive::If, source, platform, gpuport::k_all_worlds);
+  gpuport::evaluate_condition(gpuport::Directive::Ifndef, source, platform, gpuport::k_all_worlds);
   return 0;
 }

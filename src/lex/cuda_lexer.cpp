@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "lex/char_scan.h"
-#include "lex/conditional_stack.h"
 #include "lex/cuda_chars.h"
+#include "lex/preprocessor_view.h"
 
 namespace gpuport {
 namespace {
@@ -39,7 +39,6 @@ class CudaLexer {
     token.length = static_cast<std::uint32_t>(stop - start);
     token.line = line;
     token.kind = kind;
-    token.context = m_context;
     token.flags = static_cast<std::uint8_t>(flags | m_directive_flag);
     if (kind == TokenKind::Identifier || kind == TokenKind::Number ||
         kind == TokenKind::LaunchOpen || kind == TokenKind::DirectiveStart) {
@@ -89,19 +88,6 @@ class CudaLexer {
            std::memcmp(m_begin + last.offset, "operator", 8) == 0;
   }
 
-  // After m_context changed: the next token emitted is the first of a HIP-only branch when
-  // the new context is Hip and no token had it yet. Until that token is emitted the record
-  // is only a candidate, withdrawn if the context changes again first.
-  void note_context_change() {
-    const auto next = static_cast<std::uint32_t>(m_out.tokens.size());
-    if (m_out.first_hip_token == next && m_context != BranchContext::Hip) {
-      m_out.first_hip_token = TokenStream::k_no_token;
-    } else if (m_out.first_hip_token == TokenStream::k_no_token &&
-               m_context == BranchContext::Hip) {
-      m_out.first_hip_token = next;
-    }
-  }
-
   void lex_identifier();
   void lex_number();
   void lex_quoted(const char* start, const char* quote);
@@ -121,7 +107,6 @@ class CudaLexer {
   bool m_at_line_start = true;
   bool m_expect_header = false;
   std::uint8_t m_directive_flag = 0;  // k_token_in_directive while inside a directive
-  BranchContext m_context = BranchContext::Neutral;
   std::uint32_t m_launch_depth = 0;
 
   // The directive being lexed.
@@ -129,9 +114,8 @@ class CudaLexer {
   std::string_view m_directive_name;
   const char* m_directive_hash = nullptr;
   std::uint32_t m_directive_line = 0;
+  std::uint32_t m_directive_token = 0;  // index of its DirectiveStart token
   const char* m_condition = nullptr;
-
-  ConditionalStack m_conditionals;
 };
 
 void CudaLexer::run() {
@@ -234,10 +218,6 @@ void CudaLexer::run() {
   if (m_directive_flag != 0) {
     end_directive(m_end);
   }
-  m_conditionals.report_unterminated(m_out.diagnostics);
-  if (m_out.first_hip_token == m_out.tokens.size()) {
-    m_out.first_hip_token = TokenStream::k_no_token;  // a candidate no token came after
-  }
 }
 
 void CudaLexer::lex_identifier() {
@@ -327,8 +307,9 @@ bool CudaLexer::lex_raw_string(const char* start, const char* quote) {
   const char* p = delimiter;
   while (p < m_end && *p != '(') {
     char c = *p;
-    if (c == ' ' || c == ')' || c == '\\' || c == '"' || c == '\t' || c == '\v' || c == '\f' ||
-        c == '\n' || c == '\r' || static_cast<std::size_t>(p - delimiter) >= k_max_raw_delimiter) {
+    // Any character but blanks, parentheses and the backslash: R"""(...)""" has the delimiter `""`.
+    if (c == ' ' || c == ')' || c == '\\' || c == '\t' || c == '\v' || c == '\f' || c == '\n' ||
+        c == '\r' || static_cast<std::size_t>(p - delimiter) >= k_max_raw_delimiter) {
       return false;
     }
     ++p;
@@ -530,13 +511,9 @@ void CudaLexer::start_directive() {
   }
   m_directive_hash = hash;
   m_directive_line = m_line;
+  m_directive_token = static_cast<std::uint32_t>(m_out.tokens.size());
   m_condition = name_end;
   m_directive_flag = k_token_in_directive;
-  // #elif/#else/#endif belong to the level around their #if.
-  if (continues_chain(m_directive) && m_conditionals.in_chain()) {
-    m_context = m_conditionals.context_below_top();
-    note_context_change();
-  }
   m_p = name_end;
   emit(TokenKind::DirectiveStart, hash, name_end, m_line);
   m_expect_header = m_directive == Directive::Include;
@@ -545,21 +522,32 @@ void CudaLexer::start_directive() {
 void CudaLexer::end_directive(const char* at) {
   emit(TokenKind::DirectiveEnd, at, at, m_line);
   m_directive_flag = 0;
-  const std::uint32_t column =
-      offset_of(m_directive_hash) - m_out.line_starts[m_directive_line - 1] + 1;
-  const std::string_view condition(m_condition, static_cast<std::size_t>(at - m_condition));
-  if (const char* problem = m_conditionals.apply(m_directive, m_directive_name, condition,
-                                                 m_directive_line, column)) {
-    m_out.diagnostics.push_back({m_directive_line, column, problem});
+  if (is_recorded(m_directive)) {
+    DirectiveRecord record;
+    record.kind = m_directive;
+    record.line = m_directive_line;
+    record.column = offset_of(m_directive_hash) - m_out.line_starts[m_directive_line - 1] + 1;
+    record.first_token = m_directive_token;
+    record.end_token = static_cast<std::uint32_t>(m_out.tokens.size());
+    record.text_offset = offset_of(m_condition);
+    record.text_length = static_cast<std::uint32_t>(at - m_condition);
+    m_out.directives.push_back(record);
   }
   m_directive = Directive::None;
-  m_context = m_conditionals.context();
-  note_context_change();
 }
 
 }  // namespace
 
 void lex_cuda(std::string_view source, TokenStream& out) {
+  lex_cuda(source, out, PreprocessorSetup{});
+}
+
+void lex_cuda(std::string_view source, TokenStream& out, const PreprocessorSetup& setup) {
+  lex_cuda_tokens(source, out);
+  resolve_branches(out, setup);
+}
+
+void lex_cuda_tokens(std::string_view source, TokenStream& out) {
   out.clear();
   std::string_view text = source;
   constexpr std::size_t k_max_size = std::numeric_limits<std::uint32_t>::max() - 1;

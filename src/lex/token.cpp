@@ -31,6 +31,26 @@ std::string_view TokenStream::line_text(std::uint32_t line) const {
   return text;
 }
 
+const BranchRegion* TokenStream::region_of(std::size_t index) const {
+  if (regions.empty()) {
+    return nullptr;
+  }
+  auto it = std::upper_bound(
+      regions.begin(), regions.end(), index,
+      [](std::size_t value, const BranchRegion& region) { return value < region.first_token; });
+  return it == regions.begin() ? &regions.front() : &*(it - 1);
+}
+
+const BranchRegion* TokenStream::region_at_line(std::uint32_t line) const {
+  if (regions.empty()) {
+    return nullptr;
+  }
+  auto it = std::upper_bound(
+      regions.begin(), regions.end(), line,
+      [](std::uint32_t value, const BranchRegion& region) { return value < region.line; });
+  return it == regions.begin() ? &regions.front() : &*(it - 1);
+}
+
 void TokenStream::clear() {
   source = {};
   tokens.clear();
@@ -38,6 +58,8 @@ void TokenStream::clear() {
   diagnostics.clear();
   anchors.clear();
   first_hip_token = k_no_token;
+  directives.clear();
+  regions.clear();
 }
 
 }  // namespace gpuport

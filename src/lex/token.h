@@ -7,6 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "lex/pp_directives.h"
+#include "lex/pp_worlds.h"
+
 namespace gpuport {
 
 enum class TokenKind : std::uint8_t {
@@ -25,16 +28,49 @@ enum class TokenKind : std::uint8_t {
   Other,           // a byte no rule above accepts (stray '@', '$', '\\', non-ASCII)
 };
 
-// Which platform branch of an #if a token sits in. The C/C++ lexer sets it; other lexers
-// leave Neutral.
+// Which platform branch of an #if a token sits in. The preprocessor view of a C/C++ file sets
+// it (resolve_branches); other lexers leave Neutral.
 enum class BranchContext : std::uint8_t {
   Neutral,     // compiled for every platform (as far as the guards tell)
   Hip,         // inside a HIP/ROCm-only branch (__HIP_PLATFORM_AMD__, USE_ROCM, __gfx942__, ...)
   CudaDevice,  // inside a CUDA-only branch (__CUDA_ARCH__, __CUDACC__, !USE_ROCM, #else of HIP)
+  Dead,        // compiled nowhere (#if 0, #if false, a project macro decided off everywhere)
 };
 
 inline constexpr std::uint8_t k_token_in_directive = 1;  // part of a preprocessor directive
 inline constexpr std::uint8_t k_token_unterminated = 2;  // comment/string that ran to end of file
+// In an #if alternative that brace matching does not follow: when every alternative opens a
+// brace, only one of them (the AMD one where it is decided, else the first) is read, so a
+// body ends at its real closing brace. Dead code is off the path too.
+inline constexpr std::uint8_t k_token_off_path = 4;
+
+// How the AMD build treats a piece of code.
+enum class AmdBuildState : std::uint8_t {
+  Unknown,   // cannot be decided (a macro the scan cannot see, a build option)
+  Compiled,  // the AMD build compiles it (for at least one target)
+  Excluded,  // the AMD build leaves it out: a CUDA-only #if branch, a source left out of the build
+};
+
+struct AmdBuild {
+  AmdBuildState state = AmdBuildState::Unknown;
+  // Excluded: a sibling #if branch (or a source of the same build branch) the AMD build does
+  // compile, i.e. the code is already handled for AMD.
+  bool alternative = false;
+  // Excluded by an #if: the line of the directive that decides it (the #if, #ifdef or #elif of
+  // the branch; for an #else, the #if of its chain). 0 when a build file excludes the source.
+  std::uint32_t guard_line = 0;
+};
+
+// A run of tokens between two conditional directives, as the preprocessor view resolved it.
+struct BranchRegion {
+  std::uint32_t first_token = 0;  // index of its first token (its end is the next region's start)
+  std::uint32_t line = 0;         // line of that token's position
+  WorldMask may_true = 0;         // worlds in which the code may be compiled
+  WorldMask may_false = 0;        // worlds in which it may be left out
+  BranchContext context = BranchContext::Neutral;
+  bool on_path = true;  // see k_token_off_path
+  AmdBuild amd;
+};
 
 struct Token {
   std::uint32_t offset = 0;  // byte offset into the source
@@ -69,9 +105,22 @@ struct TokenStream {
   // (decorators).
   std::vector<std::uint32_t> anchors;
   // Index of the first token in a HIP-only branch (BranchContext::Hip), or k_no_token; set by
-  // lex_cuda, which sees each branch open, so that nobody reads every token to find it.
+  // the preprocessor view, which sees each branch open, so that nobody reads every token to
+  // find it.
   static constexpr std::uint32_t k_no_token = UINT32_MAX;
   std::uint32_t first_hip_token = k_no_token;
+  // lex_cuda: the preprocessor directives the preprocessor view reads (conditionals, #define,
+  // #undef, #include, #pragma), in order, with offsets into `source`.
+  std::vector<DirectiveRecord> directives;
+  // The preprocessor view's regions, in token order; the first starts at token 0. Empty for
+  // streams no view was computed for (Python).
+  std::vector<BranchRegion> regions;
+
+  DirectiveList directive_list() const { return {source, directives}; }
+  // The region holding token `index` (nullptr when there are no regions).
+  const BranchRegion* region_of(std::size_t index) const;
+  // The region holding the first token at or after `line` begins (for findings made at a line).
+  const BranchRegion* region_at_line(std::uint32_t line) const;
 
   std::string_view text(const Token& token) const {
     return source.substr(token.offset, token.length);

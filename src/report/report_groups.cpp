@@ -207,6 +207,8 @@ std::string_view context_name(BranchContext context) {
       return "hip";
     case BranchContext::CudaDevice:
       return "cuda_device";
+    case BranchContext::Dead:
+      return "dead";
   }
   return "neutral";
 }

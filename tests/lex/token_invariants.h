@@ -75,12 +75,14 @@ inline std::string check_token_invariants(const TokenStream& out) {
   if (in_directive) {
     return "directive without DirectiveEnd";
   }
-  // The anchors are exactly the Identifier, Number, LaunchOpen and DirectiveStart tokens.
+  // The anchors are exactly the Identifier, Number, LaunchOpen and DirectiveStart tokens
+  // outside dead code.
   std::size_t next_anchor = 0;
   for (std::size_t i = 0; i < out.tokens.size(); ++i) {
     const TokenKind kind = out.tokens[i].kind;
-    const bool anchor = kind == TokenKind::Identifier || kind == TokenKind::Number ||
-                        kind == TokenKind::LaunchOpen || kind == TokenKind::DirectiveStart;
+    const bool anchor = (kind == TokenKind::Identifier || kind == TokenKind::Number ||
+                         kind == TokenKind::LaunchOpen || kind == TokenKind::DirectiveStart) &&
+                        out.tokens[i].context != BranchContext::Dead;
     const bool listed = next_anchor < out.anchors.size() && out.anchors[next_anchor] == i;
     if (anchor != listed) {
       return "token " + std::to_string(i) + ": " +
@@ -102,6 +104,39 @@ inline std::string check_token_invariants(const TokenStream& out) {
   if (out.first_hip_token != first_hip) {
     return "first_hip_token is " + std::to_string(out.first_hip_token) + ", the first HIP token " +
            std::to_string(first_hip);
+  }
+  // The regions cover the tokens in order, and each token has its region's context and path.
+  if (out.regions.empty() || out.regions.front().first_token != 0) {
+    return "regions must start at token 0";
+  }
+  for (std::size_t r = 0; r < out.regions.size(); ++r) {
+    const BranchRegion& region = out.regions[r];
+    const std::size_t end =
+        r + 1 < out.regions.size() ? out.regions[r + 1].first_token : out.tokens.size();
+    if (region.first_token > end || end > out.tokens.size()) {
+      return "region " + std::to_string(r) + " out of order";
+    }
+    if ((region.context == BranchContext::Dead) != (region.may_true == 0) ||
+        (region.context == BranchContext::Dead && region.on_path)) {
+      return "region " + std::to_string(r) + ": dead code must be off the path";
+    }
+    for (std::size_t i = region.first_token; i < end; ++i) {
+      const Token& token = out.tokens[i];
+      if (token.context != region.context ||
+          ((token.flags & k_token_off_path) != 0) == region.on_path) {
+        return "token " + std::to_string(i) + ": context or path differs from its region's";
+      }
+    }
+  }
+  // Each recorded directive spans its DirectiveStart .. DirectiveEnd tokens.
+  for (const DirectiveRecord& record : out.directives) {
+    if (record.first_token >= record.end_token || record.end_token > out.tokens.size() ||
+        out.tokens[record.first_token].kind != TokenKind::DirectiveStart ||
+        out.tokens[record.end_token - 1].kind != TokenKind::DirectiveEnd ||
+        out.tokens[record.first_token].line != record.line ||
+        std::uint64_t{record.text_offset} + record.text_length > source.size()) {
+      return "directive record at line " + std::to_string(record.line) + " is inconsistent";
+    }
   }
   for (const LexDiagnostic& diagnostic : out.diagnostics) {
     if (diagnostic.line == 0 || diagnostic.line > out.line_starts.size() ||

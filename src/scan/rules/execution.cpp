@@ -2,7 +2,7 @@
 #include <cctype>
 #include <string>
 
-#include "lex/branch_context.h"
+#include "lex/pp_worlds.h"
 #include "scan/inventory.h"
 #include "scan/rules/source_rules.h"
 
@@ -158,10 +158,12 @@ void check_condition(SourceContext& ctx, std::size_t i) {
       continue;
     }
     std::string_view name = ctx.text(j);
-    switch (classify_platform_macro(name)) {
-      case PlatformMacro::Hip:
-        hip = true;
-        break;
+    const PlatformMacro kind = classify_platform_macro(name);
+    if (is_hip_macro(kind)) {
+      hip = true;
+      continue;
+    }
+    switch (kind) {
       case PlatformMacro::CudaArch:
         if (is_comparison(ctx, next_code(ctx, j)) || is_comparison(ctx, prev_code(ctx, j))) {
           arch_compare = true;
@@ -170,7 +172,7 @@ void check_condition(SourceContext& ctx, std::size_t i) {
         }
         break;
       case PlatformMacro::CudaCompiler:
-        if (name != "__CUDA_ARCH_LIST__" && cuda_only == SIZE_MAX) {
+        if (cuda_only == SIZE_MAX) {
           cuda_only = j;
         }
         break;

@@ -1,13 +1,15 @@
-// #if condition classifier: a fixed-stack three-valued preprocessor-expression evaluator.
-#include "lex/branch_context.h"
+// #if expression evaluation: a shunting-yard evaluator over per-world three-valued integers, with
+// object-like macros expanded by evaluating their bodies, bounded in depth and in tokens read.
+#include "lex/pp_expression.h"
 
+#include <array>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace gpuport {
-namespace {
 
-// ---- platform macros -------------------------------------------------------------------------
+namespace {
 
 bool is_ident_byte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -18,75 +20,26 @@ bool is_digit(unsigned char c) {
   return c >= '0' && c <= '9';
 }
 
-// __gfx942__, __gfx90a__, __gfx1100__, __GFX9__, __GFX11__.
-bool is_amd_arch_macro(std::string_view name) {
-  if (name.size() < 8 || name.substr(name.size() - 2) != "__") {
-    return false;
-  }
-  std::string_view head = name.substr(0, 5);
-  if (head != "__gfx" && head != "__GFX") {
-    return false;
-  }
-  return is_digit(static_cast<unsigned char>(name[5]));
-}
-
-}  // namespace
-
-PlatformMacro classify_platform_macro(std::string_view name) {
-  if (name.size() < 3 || name.size() > 128) {
-    return PlatformMacro::None;
-  }
-  if (name == "__CUDA_ARCH__") {
-    return PlatformMacro::CudaArch;
-  }
-  if (name == "__CUDACC__" || name == "__NVCC__" || name == "__CUDA_ARCH_LIST__") {
-    return PlatformMacro::CudaCompiler;
-  }
-  if (name == "__CUDACC_RTC__") {
-    return PlatformMacro::CudaRtc;
-  }
-  if (name == "__HIPCC__" || is_amd_arch_macro(name)) {
-    return PlatformMacro::Hip;
-  }
-  bool hip = false;
-  bool nvidia = false;
-  std::size_t pos = 0;
-  while (pos < name.size()) {
-    std::size_t end = name.find('_', pos);
-    if (end == std::string_view::npos) {
-      end = name.size();
-    }
-    std::string_view segment = name.substr(pos, end - pos);
-    if (segment == "HIP" || segment == "ROCM" || segment == "AMDGCN") {
-      hip = true;
-    } else if (segment == "NVIDIA" || segment == "NVCC") {
-      nvidia = true;
-    }
-    pos = end + 1;
-  }
-  return hip && !nvidia ? PlatformMacro::Hip : PlatformMacro::None;
-}
-
-namespace {
-
 // ---- values --------------------------------------------------------------------------------
 
 enum class ValKind : std::uint8_t { Known, Nonzero, Unknown };
 
 struct Val {
-  ValKind kind = ValKind::Unknown;
   std::int64_t n = 0;
+  ValKind kind = ValKind::Unknown;
 };
 
 constexpr Val known(std::int64_t n) {
-  return {ValKind::Known, n};
+  return {n, ValKind::Known};
 }
 constexpr Val unknown() {
-  return {ValKind::Unknown, 0};
+  return {0, ValKind::Unknown};
 }
 constexpr Val nonzero() {
-  return {ValKind::Nonzero, 0};
+  return {0, ValKind::Nonzero};
 }
+
+enum class Truth : std::uint8_t { False, True, Unknown };
 
 Truth truth_of(Val v) {
   if (v.kind == ValKind::Known) {
@@ -105,38 +58,9 @@ Val from_truth(Truth t) {
 using Vec = std::array<Val, k_world_count>;
 
 Vec splat(Val v) {
-  return {v, v, v, v};
-}
-
-constexpr std::size_t k_amd = static_cast<std::size_t>(World::Amd);
-constexpr std::size_t k_cuda_host = static_cast<std::size_t>(World::CudaHost);
-constexpr std::size_t k_cuda_device = static_cast<std::size_t>(World::CudaDevice);
-
-// The value of `name` (as an operand, or under `defined`) in each world.
-Vec macro_value(std::string_view name, bool defined_test) {
-  Val present = defined_test ? known(1) : nonzero();
-  Vec v = splat(known(0));
-  switch (classify_platform_macro(name)) {
-    case PlatformMacro::None:
-      if (!defined_test && (name == "true" || name == "false")) {
-        return splat(known(name == "true" ? 1 : 0));
-      }
-      return splat(unknown());
-    case PlatformMacro::Hip:
-      v[k_amd] = present;
-      return v;
-    case PlatformMacro::CudaArch:
-      v[k_cuda_device] = present;
-      return v;
-    case PlatformMacro::CudaCompiler:
-      v[k_cuda_host] = present;
-      v[k_cuda_device] = present;
-      return v;
-    case PlatformMacro::CudaRtc:
-      v[k_cuda_device] = unknown();
-      return v;
-  }
-  return splat(unknown());
+  Vec out;
+  out.fill(v);
+  return out;
 }
 
 Val parse_number(std::string_view text) {
@@ -255,7 +179,7 @@ class CondReader {
       }
     }
     ++m_pos;
-    if (std::strchr("()!~-+*/%<>&^|?:,", c) != nullptr && c != 0) {
+    if (c != 0 && std::strchr("()!~-+*/%<>&^|?:,", c) != nullptr) {
       return {CondKind::Punct, m_text.substr(start, 1)};
     }
     return {CondKind::Error, m_text.substr(start, 1)};
@@ -307,7 +231,7 @@ class CondReader {
   std::size_t m_pos = 0;
 };
 
-// ---- the evaluator --------------------------------------------------------------------------
+// ---- operators -----------------------------------------------------------------------------
 
 enum class Op : std::uint8_t {
   LParen,
@@ -514,20 +438,53 @@ Val apply_conditional(Val c, Val a, Val b) {
   return unknown();
 }
 
+// ---- the evaluator -------------------------------------------------------------------------
+
+// One evaluation of a condition. A macro body is evaluated by a nested call of `expression`
+// on the same stacks (above the caller's entries), so the depth of C++ recursion is bounded by
+// the expansion depth, and memory by max_stack.
 class Evaluator {
  public:
-  explicit Evaluator(std::string_view text) : m_reader(text) {}
+  Evaluator(const MacroResolver& resolver, WorldMask worlds, const ExpressionLimits& limits)
+      : m_resolver(resolver), m_worlds(worlds), m_limits(limits) {}
 
-  // False when the expression cannot be parsed.
-  bool run(Vec& result) {
+  // False when the text does not parse or a limit was exceeded.
+  bool expression(std::string_view text, Vec& result) {
+    CondReader reader(text);
+    const std::size_t value_base = m_values.size();
+    const std::size_t op_base = m_ops.size();
+    bool ok = run(reader, value_base, op_base);
+    if (ok && m_values.size() == value_base + 1) {
+      result = m_values.back();
+    } else {
+      ok = false;
+    }
+    m_values.resize(value_base);
+    m_ops.resize(op_base);
+    return ok;
+  }
+
+  // `defined NAME` for the first identifier of `text` (#ifdef and #ifndef).
+  bool defined_of_first_identifier(std::string_view text, Vec& result) {
+    CondReader reader(text);
+    CondToken token = reader.next();
+    if (token.kind != CondKind::Ident) {
+      return false;
+    }
+    result = defined_value(token.text);
+    return true;
+  }
+
+ private:
+  bool run(CondReader& reader, std::size_t value_base, std::size_t op_base) {
     bool expect_operand = true;
     while (true) {
-      CondToken token = m_reader.next();
-      if (token.kind == CondKind::Error) {
+      CondToken token = reader.next();
+      if (token.kind == CondKind::Error || ++m_tokens > m_limits.max_tokens) {
         return false;
       }
       if (expect_operand) {
-        if (!operand(token, expect_operand)) {
+        if (!operand(reader, token, expect_operand)) {
           return false;
         }
         continue;
@@ -535,35 +492,19 @@ class Evaluator {
       if (token.kind == CondKind::End) {
         break;
       }
-      if (!operator_token(token, expect_operand)) {
+      if (!operator_token(token, expect_operand, value_base, op_base)) {
         return false;
       }
     }
-    while (m_op_count > 0) {
-      if (!reduce()) {
+    while (m_ops.size() > op_base) {
+      if (!reduce(value_base)) {
         return false;
       }
     }
-    if (m_value_count != 1) {
-      return false;
-    }
-    result = m_values[0];
     return true;
   }
 
-  bool defined_of_first_identifier(Vec& result) {
-    CondToken token = m_reader.next();
-    if (token.kind != CondKind::Ident) {
-      return false;
-    }
-    result = macro_value(token.text, true);
-    return true;
-  }
-
- private:
-  static constexpr std::size_t k_capacity = 64;
-
-  bool operand(const CondToken& token, bool& expect_operand) {
+  bool operand(CondReader& reader, const CondToken& token, bool& expect_operand) {
     switch (token.kind) {
       case CondKind::Number:
         expect_operand = false;
@@ -580,9 +521,9 @@ class Evaluator {
         }
         expect_operand = false;
         if (token.text == "defined") {
-          return defined_operand();
+          return defined_operand(reader);
         }
-        return identifier_operand(token.text);
+        return identifier_operand(reader, token.text);
       case CondKind::Punct:
         switch (token.text[0]) {
           case '(':
@@ -603,63 +544,161 @@ class Evaluator {
     }
   }
 
-  bool defined_operand() {
-    CondToken token = m_reader.next();
+  Vec defined_value(std::string_view name) {
+    Vec v = splat(unknown());
+    for (std::size_t w = 0; w < k_world_count; ++w) {
+      if ((m_worlds & (1u << w)) == 0) {
+        continue;
+      }
+      MacroResolution r = m_resolver.resolve(name, static_cast<World>(w));
+      switch (r.kind) {
+        case MacroResolution::Kind::Undefined:
+          v[w] = known(0);
+          break;
+        case MacroResolution::Kind::Unknown:
+          v[w] = unknown();
+          break;
+        default:
+          v[w] = known(1);
+          break;
+      }
+    }
+    return v;
+  }
+
+  bool defined_operand(CondReader& reader) {
+    CondToken token = reader.next();
     bool paren = token.kind == CondKind::Punct && token.text == "(";
     if (paren) {
-      token = m_reader.next();
+      token = reader.next();
     }
     if (token.kind != CondKind::Ident) {
       return false;
     }
     if (paren) {
-      CondToken close = m_reader.next();
+      CondToken close = reader.next();
       if (close.kind != CondKind::Punct || close.text != ")") {
         return false;
       }
     }
-    return push_value(macro_value(token.text, true));
+    return push_value(defined_value(token.text));
   }
 
-  // A name, or a function-like macro call such as __has_include(<x.h>) (value unknown).
-  bool identifier_operand(std::string_view name) {
-    std::size_t save = m_reader.position();
-    CondToken token = m_reader.next();
-    if (token.kind != CondKind::Punct || token.text != "(") {
-      m_reader.rewind(save);
-      return push_value(macro_value(name, false));
+  // A name (its value in each world, macro bodies evaluated), or a call of a function-like
+  // macro such as __has_include(<x.h>), whose value is unknown.
+  bool identifier_operand(CondReader& reader, std::string_view name) {
+    std::size_t save = reader.position();
+    CondToken token = reader.next();
+    if (token.kind == CondKind::Punct && token.text == "(") {
+      std::size_t depth = 1;
+      while (depth > 0) {
+        token = reader.next();
+        if (token.kind == CondKind::End || ++m_tokens > m_limits.max_tokens) {
+          return false;
+        }
+        if (token.kind == CondKind::Punct && token.text == "(") {
+          ++depth;
+        } else if (token.kind == CondKind::Punct && token.text == ")") {
+          --depth;
+        }
+      }
+      return push_value(splat(unknown()));
     }
-    std::size_t depth = 1;
-    while (depth > 0) {
-      token = m_reader.next();
-      if (token.kind == CondKind::End) {
+    reader.rewind(save);
+    Vec v = splat(unknown());
+    // Worlds whose value is a macro body, grouped by that body: most names have one definition
+    // for every world that defines them, so a body is evaluated once, not once per world.
+    WorldMask pending = 0;
+    std::array<std::string_view, k_world_count> bodies{};
+    for (std::size_t w = 0; w < k_world_count; ++w) {
+      if ((m_worlds & (1u << w)) == 0) {
+        continue;
+      }
+      MacroResolution r = m_resolver.resolve(name, static_cast<World>(w));
+      switch (r.kind) {
+        case MacroResolution::Kind::Undefined:
+          v[w] = known(0);
+          break;
+        case MacroResolution::Kind::Value:
+          v[w] = known(r.value);
+          break;
+        case MacroResolution::Kind::Nonzero:
+          v[w] = nonzero();
+          break;
+        case MacroResolution::Kind::Body:
+          bodies[w] = r.body;
+          pending |= static_cast<WorldMask>(1u << w);
+          break;
+        default:
+          v[w] = unknown();
+          break;
+      }
+    }
+    while (pending != 0) {
+      std::size_t first = static_cast<std::size_t>(__builtin_ctz(pending));
+      std::string_view body = bodies[first];
+      WorldMask group = 0;
+      for (std::size_t w = first; w < k_world_count; ++w) {
+        const auto bit = static_cast<WorldMask>(1u << w);
+        if ((pending & bit) != 0 && bodies[w].data() == body.data() &&
+            bodies[w].size() == body.size()) {
+          group |= bit;
+        }
+      }
+      pending = static_cast<WorldMask>(pending & ~group);
+      Vec expanded{};
+      if (!expand(name, body, group, expanded)) {
+        continue;  // unknown in those worlds (already)
+      }
+      for (std::size_t w = 0; w < k_world_count; ++w) {
+        if ((group & (1u << w)) != 0) {
+          v[w] = expanded[w];
+        }
+      }
+    }
+    return push_value(v);
+  }
+
+  // The value of a macro body in the worlds of `group`; false (unknown) for a body that is not
+  // an expression on its own, a macro that expands to itself, or a limit reached.
+  bool expand(std::string_view name, std::string_view body, WorldMask group, Vec& out) {
+    if (m_expanding.size() >= m_limits.max_expansion_depth) {
+      return false;
+    }
+    for (std::string_view open : m_expanding) {
+      if (open == name) {
         return false;
       }
-      if (token.kind == CondKind::Punct && token.text == "(") {
-        ++depth;
-      } else if (token.kind == CondKind::Punct && token.text == ")") {
-        --depth;
-      }
     }
-    return push_value(splat(unknown()));
+    if (body.empty()) {
+      return false;  // `#define FLAG` used as a value: an error in a real #if
+    }
+    m_expanding.push_back(name);
+    const WorldMask saved = m_worlds;
+    m_worlds = group;
+    bool ok = expression(body, out);
+    m_worlds = saved;
+    m_expanding.pop_back();
+    return ok && m_tokens <= m_limits.max_tokens;
   }
 
-  bool operator_token(const CondToken& token, bool& expect_operand) {
+  bool operator_token(const CondToken& token, bool& expect_operand, std::size_t value_base,
+                      std::size_t op_base) {
     if (token.kind == CondKind::Punct && token.text == ")") {
-      while (m_op_count > 0 && m_ops[m_op_count - 1] != Op::LParen) {
-        if (!reduce()) {
+      while (m_ops.size() > op_base && m_ops.back() != Op::LParen) {
+        if (!reduce(value_base)) {
           return false;
         }
       }
-      if (m_op_count == 0) {
+      if (m_ops.size() == op_base) {
         return false;
       }
-      --m_op_count;
+      m_ops.pop_back();
       return true;
     }
     if (token.kind == CondKind::Punct && token.text == "?") {
-      while (m_op_count > 0 && precedence(m_ops[m_op_count - 1]) > precedence(Op::Question)) {
-        if (!reduce()) {
+      while (m_ops.size() > op_base && precedence(m_ops.back()) > precedence(Op::Question)) {
+        if (!reduce(value_base)) {
           return false;
         }
       }
@@ -667,15 +706,15 @@ class Evaluator {
       return push_op(Op::Question);
     }
     if (token.kind == CondKind::Punct && token.text == ":") {
-      while (m_op_count > 0 && m_ops[m_op_count - 1] != Op::Question) {
-        if (m_ops[m_op_count - 1] == Op::LParen || !reduce()) {
+      while (m_ops.size() > op_base && m_ops.back() != Op::Question) {
+        if (m_ops.back() == Op::LParen || !reduce(value_base)) {
           return false;
         }
       }
-      if (m_op_count == 0) {
+      if (m_ops.size() == op_base) {
         return false;
       }
-      m_ops[m_op_count - 1] = Op::Cond;
+      m_ops.back() = Op::Cond;
       expect_operand = true;
       return true;
     }
@@ -684,9 +723,9 @@ class Evaluator {
         !binary_op(token.text, op)) {
       return false;
     }
-    while (m_op_count > 0 && m_ops[m_op_count - 1] != Op::LParen &&
-           precedence(m_ops[m_op_count - 1]) >= precedence(op)) {
-      if (!reduce()) {
+    while (m_ops.size() > op_base && m_ops.back() != Op::LParen &&
+           precedence(m_ops.back()) >= precedence(op)) {
+      if (!reduce(value_base)) {
         return false;
       }
     }
@@ -694,134 +733,122 @@ class Evaluator {
     return push_op(op);
   }
 
-  bool reduce() {
-    Op op = m_ops[--m_op_count];
+  bool reduce(std::size_t value_base) {
+    Op op = m_ops.back();
+    m_ops.pop_back();
     if (op == Op::LParen || op == Op::Question) {
       return false;
     }
+    const std::size_t available = m_values.size() - value_base;
     if (is_unary(op)) {
-      if (m_value_count < 1) {
+      if (available < 1) {
         return false;
       }
-      Vec& a = m_values[m_value_count - 1];
-      for (std::size_t w = 0; w < k_world_count; ++w) {
-        a[w] = apply_unary(op, a[w]);
+      Vec& a = m_values.back();
+      for (Val& lane : a) {
+        lane = apply_unary(op, lane);
       }
       return true;
     }
     std::size_t arity = op == Op::Cond ? 3 : 2;
-    if (m_value_count < arity) {
+    if (available < arity) {
       return false;
     }
-    Vec* args = &m_values[m_value_count - arity];
+    Vec* args = &m_values[m_values.size() - arity];
     for (std::size_t w = 0; w < k_world_count; ++w) {
       args[0][w] = op == Op::Cond ? apply_conditional(args[0][w], args[1][w], args[2][w])
                                   : apply_binary(op, args[0][w], args[1][w]);
     }
-    m_value_count -= arity - 1;
+    m_values.resize(m_values.size() - (arity - 1));
     return true;
   }
 
   bool push_value(const Vec& value) {
-    if (m_value_count == k_capacity) {
+    if (m_values.size() + m_ops.size() >= m_limits.max_stack) {
       return false;
     }
-    m_values[m_value_count++] = value;
+    m_values.push_back(value);
     return true;
   }
 
   bool push_op(Op op) {
-    if (m_op_count == k_capacity) {
+    if (m_values.size() + m_ops.size() >= m_limits.max_stack) {
       return false;
     }
-    m_ops[m_op_count++] = op;
+    m_ops.push_back(op);
     return true;
   }
 
-  CondReader m_reader;
-  std::array<Vec, k_capacity> m_values{};
-  std::array<Op, k_capacity> m_ops{};
-  std::size_t m_value_count = 0;
-  std::size_t m_op_count = 0;
+  const MacroResolver& m_resolver;
+  WorldMask m_worlds;
+  const ExpressionLimits& m_limits;
+  std::size_t m_tokens = 0;
+  std::vector<Vec> m_values;
+  std::vector<Op> m_ops;
+  std::vector<std::string_view> m_expanding;
 };
 
-WorldTruth to_truth(const Vec& v) {
-  WorldTruth out;
+TruthMask to_mask(const Vec& v, WorldMask worlds) {
+  TruthMask out;
   for (std::size_t w = 0; w < k_world_count; ++w) {
-    out.value[w] = truth_of(v[w]);
+    const auto bit = static_cast<WorldMask>(1u << w);
+    if ((worlds & bit) == 0) {
+      continue;
+    }
+    switch (truth_of(v[w])) {
+      case Truth::True:
+        out.may_true |= bit;
+        break;
+      case Truth::False:
+        out.may_false |= bit;
+        break;
+      case Truth::Unknown:
+        out.may_true |= bit;
+        out.may_false |= bit;
+        break;
+    }
   }
   return out;
 }
 
-Truth truth_and(Truth a, Truth b) {
-  if (a == Truth::False || b == Truth::False) {
-    return Truth::False;
-  }
-  return a == Truth::True && b == Truth::True ? Truth::True : Truth::Unknown;
-}
-
-Truth truth_not(Truth a) {
-  if (a == Truth::Unknown) {
-    return a;
-  }
-  return a == Truth::True ? Truth::False : Truth::True;
-}
-
 }  // namespace
 
-WorldTruth evaluate_condition(std::string_view directive_name, std::string_view condition_text) {
-  Evaluator evaluator(condition_text);
+TruthMask evaluate_condition(Directive directive, std::string_view text,
+                             const MacroResolver& resolver, WorldMask worlds,
+                             const ExpressionLimits& limits) {
+  if (worlds == 0) {
+    return {};
+  }
+  Evaluator evaluator(resolver, worlds, limits);
   Vec value{};
-  bool negate = directive_name == "ifndef" || directive_name == "elifndef";
+  const bool negate = directive == Directive::Ifndef || directive == Directive::Elifndef;
   bool ok = false;
-  if (negate || directive_name == "ifdef" || directive_name == "elifdef") {
-    ok = evaluator.defined_of_first_identifier(value);
+  if (negate || directive == Directive::Ifdef || directive == Directive::Elifdef) {
+    ok = evaluator.defined_of_first_identifier(text, value);
   } else {
-    ok = evaluator.run(value);
+    ok = evaluator.expression(text, value);
   }
   if (!ok) {
-    return WorldTruth::all(Truth::Unknown);
+    return TruthMask::all_unknown(worlds);
   }
-  WorldTruth truth = to_truth(value);
-  if (negate) {
-    for (Truth& t : truth.value) {
-      t = truth_not(t);
-    }
+  TruthMask truth = to_mask(value, worlds);
+  return negate ? truth_not(truth) : truth;
+}
+
+MacroResolution PlatformResolver::resolve(std::string_view name, World world) const {
+  PlatformMacro kind = classify_platform_macro(name);
+  PlatformValue value = platform_value(name, kind, world);
+  switch (value.kind) {
+    case PlatformValue::Kind::Undefined:
+      return {MacroResolution::Kind::Undefined, 0, {}};
+    case PlatformValue::Kind::Value:
+      return {MacroResolution::Kind::Value, value.value, {}};
+    case PlatformValue::Kind::Nonzero:
+      return {MacroResolution::Kind::Nonzero, 0, {}};
+    case PlatformValue::Kind::Unknown:
+      break;
   }
-  return truth;
-}
-
-BranchContext classify_branch(const WorldTruth& taken) {
-  bool elsewhere = taken[World::Host] != Truth::False || taken[World::CudaHost] != Truth::False ||
-                   taken[World::CudaDevice] != Truth::False;
-  if (taken[World::Amd] == Truth::False) {
-    return elsewhere ? BranchContext::CudaDevice : BranchContext::Neutral;
-  }
-  return elsewhere ? BranchContext::Neutral : BranchContext::Hip;
-}
-
-BranchContext classify_condition(std::string_view directive_name, std::string_view condition_text) {
-  return classify_branch(evaluate_condition(directive_name, condition_text));
-}
-
-BranchContext ConditionalChain::begin(const WorldTruth& condition) {
-  m_none_taken = WorldTruth::all(Truth::True);
-  return next(condition);
-}
-
-BranchContext ConditionalChain::next(const WorldTruth& condition) {
-  WorldTruth taken;
-  for (std::size_t w = 0; w < k_world_count; ++w) {
-    taken.value[w] = truth_and(m_none_taken.value[w], condition.value[w]);
-    m_none_taken.value[w] = truth_and(m_none_taken.value[w], truth_not(condition.value[w]));
-  }
-  return classify_branch(taken);
-}
-
-BranchContext ConditionalChain::otherwise() {
-  WorldTruth taken = m_none_taken;
-  m_none_taken = WorldTruth::all(Truth::False);
-  return classify_branch(taken);
+  return {MacroResolution::Kind::Unknown, 0, {}};
 }
 
 }  // namespace gpuport
