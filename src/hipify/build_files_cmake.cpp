@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "hipify/build_file_editor.h"
-#include "hipify/cmake_commands.h"
+#include "lex/cmake_commands.h"
 #include "hipify/cmake_hip_names.h"
 #include "hipify/nvcc_flags.h"
 

@@ -46,6 +46,97 @@ void summary(JsonWriter& w, const ScanResult& result) {
     w.field(entry.rule->id, entry.count);
   }
   w.end_object();
+  w.key("findings_by_scope");
+  w.begin_object();
+  const auto scopes = findings_by_scope(result);
+  for (std::size_t i = 0; i < k_scope_count; ++i) {
+    w.field(scope_name(static_cast<Scope>(i)), scopes[i]);
+  }
+  w.end_object();
+  const AmdBuildCounts amd = count_amd_build(result);
+  w.key("findings_by_amd_build");
+  w.begin_object();
+  w.field("compiled", amd.compiled);
+  w.field("excluded", amd.excluded);
+  w.field("excluded_with_alternative", amd.excluded_with_alternative);
+  w.field("unknown", amd.unknown);
+  w.end_object();
+  w.end_object();
+}
+
+void build_line(JsonWriter& w, const BuildLine& line) {
+  w.begin_object();
+  w.field("file", line.file);
+  w.field("line", line.line);
+  w.field("text", line.text);
+  w.end_object();
+}
+
+// {"state", "alternative", "guard" | "build"}: why the AMD build leaves an item out.
+void amd_build(JsonWriter& w, const ScanResult& result, std::string_view file,
+               const AmdBuild& amd) {
+  w.key("amd_build");
+  w.begin_object();
+  w.field("state", amd_state_name(amd.state));
+  if (amd.state == AmdBuildState::Excluded) {
+    w.field("alternative", amd.alternative);
+    if (amd.guard_line != 0) {
+      w.key("guard");
+      w.begin_object();
+      w.field("line", amd.guard_line);
+      const GuardLine* guard = find_guard(result, file, amd.guard_line);
+      w.field("text", guard != nullptr ? std::string_view(guard->text) : std::string_view());
+      w.end_object();
+    } else if (const ExcludedSource* source = find_excluded_source(result, file)) {
+      w.key("build");
+      build_line(w, source->where);
+    }
+  }
+  w.end_object();
+}
+
+void amd_build_path(JsonWriter& w, const ScanResult& result) {
+  const AmdBuildPath& path = result.amd_build;
+  w.key("amd_build");
+  w.begin_object();
+  w.field("exists", path.exists);
+  auto lines = [&](std::string_view name, const std::vector<BuildLine>& items) {
+    w.key(name);
+    w.begin_array();
+    for (const BuildLine& line : items) {
+      build_line(w, line);
+    }
+    w.end_array();
+  };
+  auto evidence = [&](std::string_view name, const std::vector<Evidence>& items) {
+    w.key(name);
+    w.begin_array();
+    for (const Evidence& item : items) {
+      w.begin_object();
+      w.field("file", item.file);
+      w.field("line", item.line);
+      w.end_object();
+    }
+    w.end_array();
+  };
+  lines("setup", path.setup);
+  lines("switches", path.switches);
+  evidence("shims", path.shims);
+  evidence("ci", path.ci);
+  w.field("kernel_files", path.kernel_files);
+  w.field("kernel_files_compiled", path.kernel_files_compiled);
+  w.field("kernel_files_excluded", path.kernel_files_excluded);
+  w.key("excluded_sources");
+  w.begin_array();
+  for (const ExcludedSource& source : result.excluded_sources) {
+    w.begin_object();
+    w.field("file", source.file);
+    w.field("alternative", source.alternative);
+    w.key("build");
+    build_line(w, source.where);
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
 }
 
@@ -109,7 +200,7 @@ void components(JsonWriter& w, const ScanResult& result) {
   w.end_array();
 }
 
-void finding(JsonWriter& w, const Finding& finding) {
+void finding(JsonWriter& w, const ScanResult& result, const Finding& finding) {
   const RuleInfo* rule = rule_of(finding);
   w.begin_object();
   if (rule != nullptr) {
@@ -127,6 +218,8 @@ void finding(JsonWriter& w, const Finding& finding) {
   w.field("excerpt", finding.excerpt);
   w.field("detail", finding.detail);
   w.field("context", context_name(finding.context));
+  w.field("scope", scope_name(finding.scope));
+  amd_build(w, result, finding.file, finding.amd());
   w.field("message", rule != nullptr ? rule->summary : std::string_view());
   w.end_object();
 }
@@ -135,7 +228,7 @@ void findings(JsonWriter& w, const ScanResult& result, const ReportOptions& opti
   w.key("findings");
   w.begin_array();
   w.elements(result.findings.size(), options.jobs,
-             [&](JsonWriter& out, std::size_t i) { finding(out, result.findings[i]); });
+             [&](JsonWriter& out, std::size_t i) { finding(out, result, result.findings[i]); });
   w.end_array();
 }
 
@@ -159,7 +252,7 @@ void features(JsonWriter& w, const KernelFeatures& features) {
   w.end_object();
 }
 
-void kernel(JsonWriter& w, const Kernel& kernel) {
+void kernel(JsonWriter& w, const ScanResult& result, const Kernel& kernel) {
   w.begin_object();
   w.field("name", kernel.name);
   w.field("file", kernel.file);
@@ -168,6 +261,8 @@ void kernel(JsonWriter& w, const Kernel& kernel) {
   w.field("template", kernel.is_template);
   w.field("via_macro", kernel.via_macro);
   w.field("context", context_name(kernel.context));
+  w.field("scope", scope_name(kernel.scope));
+  amd_build(w, result, kernel.file, kernel.amd);
   features(w, kernel.features);
   w.end_object();
 }
@@ -176,7 +271,7 @@ void kernels(JsonWriter& w, const ScanResult& result, const ReportOptions& optio
   w.key("kernels");
   w.begin_array();
   w.elements(result.kernels.size(), options.jobs,
-             [&](JsonWriter& out, std::size_t i) { kernel(out, result.kernels[i]); });
+             [&](JsonWriter& out, std::size_t i) { kernel(out, result, result.kernels[i]); });
   w.end_array();
 }
 
@@ -189,6 +284,8 @@ void launches(JsonWriter& w, const ScanResult& result) {
     w.field("file", launch.file);
     w.field("line", launch.line);
     w.field("kind", launch_kind_name(launch.kind));
+    w.field("scope", scope_name(launch.scope));
+    amd_build(w, result, launch.file, launch.amd);
     w.end_object();
   }
   w.end_array();
@@ -290,6 +387,7 @@ void write_json(const ScanResult& result, const ReportOptions& options, OutputSi
   instantiation_files(w, result);
   artifacts(w, result);
   amd_path(w, result);
+  amd_build_path(w, result);
   skipped(w, result);
   warnings(w, result);
   w.end_object();

@@ -213,6 +213,51 @@ std::string_view context_name(BranchContext context) {
   return "neutral";
 }
 
+std::string_view amd_state_name(AmdBuildState state) {
+  switch (state) {
+    case AmdBuildState::Compiled:
+      return "compiled";
+    case AmdBuildState::Excluded:
+      return "excluded";
+    case AmdBuildState::Unknown:
+      break;
+  }
+  return "unknown";
+}
+
+const GuardLine* find_guard(const ScanResult& result, std::string_view file, std::uint32_t line) {
+  auto it = std::lower_bound(result.guards.begin(), result.guards.end(), std::pair(file, line),
+                             [](const GuardLine& guard, const std::pair<std::string_view,
+                                                                        std::uint32_t>& key) {
+                               const int order = guard.file.compare(key.first);
+                               return order != 0 ? order < 0 : guard.line < key.second;
+                             });
+  return it != result.guards.end() && it->file == file && it->line == line ? &*it : nullptr;
+}
+
+const ExcludedSource* find_excluded_source(const ScanResult& result, std::string_view file) {
+  auto it = std::lower_bound(
+      result.excluded_sources.begin(), result.excluded_sources.end(), file,
+      [](const ExcludedSource& source, std::string_view key) { return source.file < key; });
+  return it != result.excluded_sources.end() && it->file == file ? &*it : nullptr;
+}
+
+AmdBuildCounts count_amd_build(const ScanResult& result) {
+  AmdBuildCounts counts;
+  for (const Finding& finding : result.findings) {
+    counts.add(finding.amd());
+  }
+  return counts;
+}
+
+std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& result) {
+  std::array<std::size_t, k_scope_count> counts{};
+  for (const Finding& finding : result.findings) {
+    ++counts[static_cast<std::size_t>(finding.scope)];
+  }
+  return counts;
+}
+
 std::string_view launch_kind_name(LaunchKind kind) {
   switch (kind) {
     case LaunchKind::TripleChevron:

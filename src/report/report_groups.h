@@ -62,6 +62,37 @@ std::string_view context_name(BranchContext context);    // "neutral", "hip", "c
 std::string_view launch_kind_name(LaunchKind kind);      // "triple_chevron", ...
 std::string_view artifact_kind_name(ArtifactKind kind);  // "tensorrt_engine", "cubin", ...
 std::string_view amd_path_kind_name(AmdPathKind kind);   // "hip_guard", ...
+std::string_view amd_state_name(AmdBuildState state);    // "compiled", "excluded", "unknown"
+
+// The #if line that excludes an item of `file` (null when the scan kept none for that line).
+const GuardLine* find_guard(const ScanResult& result, std::string_view file, std::uint32_t line);
+// The build line that leaves `file` out of the AMD build (null when no build file does).
+const ExcludedSource* find_excluded_source(const ScanResult& result, std::string_view file);
+
+// Findings per AMD-build state, and how many of the excluded ones have an AMD alternative.
+struct AmdBuildCounts {
+  std::size_t compiled = 0;
+  std::size_t excluded = 0;
+  std::size_t excluded_with_alternative = 0;
+  std::size_t unknown = 0;
+  void add(const AmdBuild& amd) {
+    switch (amd.state) {
+      case AmdBuildState::Compiled:
+        ++compiled;
+        break;
+      case AmdBuildState::Excluded:
+        ++excluded;
+        excluded_with_alternative += amd.alternative ? 1 : 0;
+        break;
+      case AmdBuildState::Unknown:
+        ++unknown;
+        break;
+    }
+  }
+};
+AmdBuildCounts count_amd_build(const ScanResult& result);
+// Findings per scope, in Scope order.
+std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& result);
 // Short feature tags of a kernel for the text and Markdown lists: "wmma warp ptx(mma.sync)".
 std::string kernel_feature_tags(const KernelFeatures& features);
 

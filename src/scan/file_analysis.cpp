@@ -33,6 +33,8 @@ void FileAnalysis::clear() {
   artifacts.clear();
   amd_path.clear();
   warnings.clear();
+  guards.clear();
+  excluded.clear();
   lines = 0;
   skip_lexing = false;
 }
@@ -52,6 +54,8 @@ FileAnalysis FileAnalysis::take_exact(std::span<const std::uint32_t> finding_ord
   move_exact(artifacts, exact.artifacts);
   move_exact(amd_path, exact.amd_path);
   move_exact(warnings, exact.warnings);
+  move_exact(guards, exact.guards);
+  move_exact(excluded, exact.excluded);
   exact.template_instantiations = template_instantiations;
   exact.lines = lines;
   exact.skip_lexing = skip_lexing;

@@ -22,6 +22,8 @@ struct FileAnalysis {
   std::vector<Artifact> artifacts;
   std::vector<AmdPathSign> amd_path;
   std::vector<FileWarning> warnings;
+  std::vector<GuardLine> guards;             // the #if lines that decide excluded items
+  std::vector<ExcludedSource> excluded;      // this file, when the AMD build leaves it out
   std::uint64_t lines = 0;
   bool skip_lexing = false;  // set by the driver for embedded-binary sources
   // Whether findings carry their source line (Finding::excerpt). A setting of the worker, not

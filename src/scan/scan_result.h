@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "lex/token.h"
+#include "scan/project/build_facts.h"
+#include "scan/project/scope.h"
 #include "scan/segmented_list.h"
 #include "scan/shared_string.h"
 #include "scan/tier.h"
@@ -16,16 +18,27 @@
 
 namespace gpuport {
 
-// The strings first and the small fields packed after them: 96 bytes, not 104 (a scan keeps
-// every finding).
+// The strings first and the small fields packed after them, the four smallest in one byte:
+// 96 bytes, not 104 (a scan keeps every finding).
 struct Finding {
   SharedString file;    // relative to the scan root, '/'-separated; shared by the file's items
   std::string excerpt;  // the source line, trimmed, at most 160 bytes
   std::string detail;   // what exactly matched: "ldmatrix.sync.aligned.m8n8.x4", "0xffffffff"
   std::uint32_t line = 0;
   std::uint32_t column = 0;
-  std::uint16_t rule = 0;  // index into rule_catalog()
-  BranchContext context = BranchContext::Neutral;
+  std::uint32_t guard_line = 0;  // AmdBuild::guard_line
+  std::uint16_t rule = 0;        // index into rule_catalog()
+  BranchContext context : 2 = BranchContext::Neutral;
+  AmdBuildState amd_state : 2 = AmdBuildState::Unknown;
+  bool amd_alternative : 1 = false;
+  Scope scope : 3 = Scope::Product;
+
+  AmdBuild amd() const { return {amd_state, amd_alternative, guard_line}; }
+  void set_amd(const AmdBuild& amd) {
+    amd_state = amd.state;
+    amd_alternative = amd.alternative;
+    guard_line = amd.guard_line;
+  }
 };
 static_assert(sizeof(Finding) <= sizeof(SharedString) + 2 * sizeof(std::string) + 16);
 
@@ -50,6 +63,8 @@ struct Kernel {
   bool is_template = false;
   bool via_macro = false;  // __global__ inside a #define body
   BranchContext context = BranchContext::Neutral;
+  Scope scope = Scope::Product;
+  AmdBuild amd;
   KernelFeatures features;
 };
 
@@ -60,6 +75,8 @@ struct LaunchSite {
   SharedString file;
   std::uint32_t line = 0;
   LaunchKind kind = LaunchKind::TripleChevron;
+  Scope scope = Scope::Product;
+  AmdBuild amd;
 };
 
 // A file that only instantiates templated kernels (flash-attention style): no __global__,
@@ -119,6 +136,34 @@ struct FileWarning {
   std::string message;
 };
 
+// The #if line that leaves excluded items out of the AMD build, as the reports quote it.
+struct GuardLine {
+  std::string file;
+  std::uint32_t line = 0;
+  std::string text;  // the directive, trimmed ("#ifdef NEW_MMA_AVAILABLE")
+};
+
+// A source file the AMD build leaves out, with the build line that decides it.
+struct ExcludedSource {
+  std::string file;
+  BuildLine where;
+  bool alternative = false;  // the AMD build compiles other sources in its place
+};
+
+// The existing AMD path as one fact: how the project builds for AMD today, if it does.
+struct AmdBuildPath {
+  bool exists = false;
+  std::vector<BuildLine> setup;     // enable_language(HIP), a ROCm branch of setup.py
+  std::vector<BuildLine> switches;  // the option or macro that selects it (GGML_USE_HIP)
+  std::vector<Evidence> shims;      // vendor shim headers (#define cudaMalloc hipMalloc)
+  std::vector<Evidence> ci;         // ROCm images and packages in CI and containers
+  // Files of the product that define CUDA kernels, and those of them with a kernel the AMD
+  // build compiles: how complete the AMD build looks.
+  std::uint32_t kernel_files = 0;
+  std::uint32_t kernel_files_compiled = 0;
+  std::uint32_t kernel_files_excluded = 0;
+};
+
 struct LanguageStats {
   std::uint64_t files = 0;
   std::uint64_t bytes = 0;
@@ -139,6 +184,9 @@ struct ScanResult {
   std::vector<Artifact> artifacts;
   std::vector<Component> components;  // sorted by layer (highest first), then name
   std::vector<AmdPathSign> amd_path;
+  AmdBuildPath amd_build;
+  std::vector<GuardLine> guards;                // sorted by file, line
+  std::vector<ExcludedSource> excluded_sources;  // sorted by file
   std::vector<SkippedEntry> skipped;  // sorted by path
   std::vector<FileWarning> warnings;
   double seconds = 0;

@@ -14,9 +14,11 @@
 #include "lex/cuda_lexer.h"
 #include "lex/notebook.h"
 #include "lex/python_lexer.h"
+#include "scan/build_view.h"
 #include "scan/components.h"
 #include "scan/file_analysis.h"
 #include "scan/heap_prefault.h"
+#include "scan/project/project_headers.h"
 #include "scan/suppression.h"
 
 namespace gpuport {
@@ -68,6 +70,21 @@ void map_notebook_lines(const std::vector<std::uint32_t>& file_line, FileAnalysi
   for (FileWarning& warning : out.warnings) {
     map(warning.line);
   }
+}
+
+// Imports of the project's own packages are its code, not a framework it depends on
+// (`import deepspeed` inside DeepSpeed).
+void drop_self_imports(const ProjectContext* project, PythonFacts& facts) {
+  if (project == nullptr || project->index == nullptr ||
+      project->index->python_packages().empty()) {
+    return;
+  }
+  const std::vector<std::string>& packages = project->index->python_packages();
+  std::erase_if(facts.imports, [&](const PythonImport& import) {
+    std::string_view module = import.module;
+    std::string_view root = module.substr(0, module.find('.'));
+    return !root.empty() && std::binary_search(packages.begin(), packages.end(), root);
+  });
 }
 
 void analyze_notebook(const SharedString& path, std::string_view bytes, TokenStream& tokens,
@@ -211,6 +228,20 @@ void append(std::vector<T>& to, std::vector<T>& from) {
   to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
 }
 
+// An instantiation-only file (flash-attention's per-head-size .cu files) is generated code.
+void mark_generated(FileAnalysis& analysis) {
+  for (Finding& finding : analysis.findings) {
+    if (finding.scope == Scope::Product) {
+      finding.scope = Scope::Generated;
+    }
+  }
+  for (LaunchSite& launch : analysis.launches) {
+    if (launch.scope == Scope::Product) {
+      launch.scope = Scope::Generated;
+    }
+  }
+}
+
 // Collects the per-file results from every worker; finish() orders them by path.
 class Collector {
  public:
@@ -229,6 +260,9 @@ class Collector {
     m_file_warnings += analysis.warnings.size();
     const bool instantiates = analysis.kernels.empty() && analysis.template_instantiations > 0 &&
                               (file.language == Language::Cuda || file.language == Language::Cpp);
+    if (instantiates) {
+      mark_generated(analysis);
+    }
     m_files.push_back({file.path, instantiates, std::move(analysis)});
   }
 
@@ -283,6 +317,8 @@ class Collector {
       append(m_result.artifacts, analysis.artifacts);
       append(m_result.amd_path, analysis.amd_path);
       append(m_result.warnings, analysis.warnings);
+      append(m_result.guards, analysis.guards);
+      append(m_result.excluded_sources, analysis.excluded);
     }
     m_files.clear();
     if (!m_all_own_items) {
@@ -318,30 +354,53 @@ class Collector {
 
 }  // namespace
 
-void analyze_file(const std::string& file_path, std::string_view bytes, FileAnalysis& out) {
+void analyze_file(const std::string& file_path, std::string_view bytes, FileAnalysis& out,
+                  const ProjectContext* project) {
   // One token buffer per worker thread, reused: memory follows the largest file, not the tree.
   thread_local TokenStream tokens;
   const SharedString path(file_path);  // one copy, shared by every item of the file
   Language language = detect_language(file_path);
+  const ProjectIndex* index = project != nullptr ? project->index : nullptr;
+  static const std::vector<std::string> k_no_submodules;
+  Scope scope = scope_of_path(file_path, index != nullptr ? index->submodules() : k_no_submodules);
   switch (language) {
     case Language::Cuda:
-    case Language::Cpp:
+    case Language::Cpp: {
       if (looks_like_embedded_binary(bytes)) {
         out.lines = count_lines(bytes);
         analyze_embedded_binary(path, bytes, out);
         break;
       }
-      lex_cuda(bytes, tokens);
+      PreprocessorSetup setup;
+      setup.path = file_path;
+      if (index != nullptr) {
+        setup.build = &index->build_model().macros();
+        setup.includes = project->headers;
+      }
+      lex_cuda(bytes, tokens, setup);
       out.lines = lexed_lines(bytes, tokens);
       analyze_cuda(path, tokens, out);
       add_lexer_warnings(path, tokens, out);
+      FileMembership membership;
+      if (index != nullptr) {
+        membership = index->build_model().membership(file_path);
+      }
+      stamp_source_items(file_path, tokens, &membership, out);
+      if (scope != Scope::Vendored && says_generated(bytes)) {
+        scope = Scope::Generated;
+      }
       break;
+    }
     case Language::Python: {
       lex_python(bytes, tokens);
       out.lines = lexed_lines(bytes, tokens);
       PythonFacts facts = extract_python_facts(tokens, {python_chain_roots()});
+      drop_self_imports(project, facts);
       analyze_python(path, tokens, facts, out);
       add_lexer_warnings(path, tokens, out);
+      if (index != nullptr) {
+        stamp_build_file_items(file_path, bytes, index->build_model(), out);
+      }
       break;
     }
     case Language::Notebook:
@@ -356,6 +415,9 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
       out.lines = count_lines(bytes);
       std::vector<ConfigLine> lines = read_config_lines(bytes, language);
       analyze_config(path, language, lines, out);
+      if (index != nullptr) {
+        stamp_build_file_items(file_path, bytes, index->build_model(), out);
+      }
       break;
     }
     case Language::Artifact:
@@ -368,6 +430,7 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
   }
   tokens.clear();
   apply_suppressions(bytes, out.findings);
+  stamp_scope(scope, out);
 }
 
 tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& root,
@@ -379,6 +442,14 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
   // The reader opens each file anyway: its size comes from there, one stat fewer per file.
   WalkOptions walk = options.walk;
   walk.sizes_from_reader = true;
+  // First the project as a whole: its paths and its build files, which the preprocessor view
+  // of every source needs (the build's macros, include folders, which sources AMD compiles).
+  auto index = ProjectIndex::build(fs, root, walk);
+  if (!index) {
+    return tl::unexpected(index.error());
+  }
+  ProjectHeaders headers(fs, *index, walk.max_file_size);
+  const ProjectContext project{&*index, &headers};
 
   WalkCallbacks callbacks;
   callbacks.on_file = [&](const DiscoveredFile& file) {
@@ -419,7 +490,7 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
         collector.add_skip({file.path, SkipReason::Binary, bytes, "NUL byte in the first block"});
         return;
       }
-      analyze_file(file.path, data, analysis);
+      analyze_file(file.path, data, analysis, &project);
       if (options.prefault_heap) {
         thread_local HeapPrefault prefault;
         prefault.after_file(bytes);
@@ -446,9 +517,62 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
   result.ignored_entries = walked->ignored;
   collector.finish();
   result.components = build_components(result);
+  result.amd_build = summarize_amd_build(result, index->build_model());
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
+}
+
+AmdBuildPath summarize_amd_build(const ScanResult& result, const BuildModel& model) {
+  constexpr std::size_t k_max_lines = 8;
+  AmdBuildPath path;
+  const BuildFacts& facts = model.facts();
+  for (const BuildLine& line : facts.amd_setup) {
+    if (path.setup.size() < k_max_lines) {
+      path.setup.push_back(line);
+    }
+  }
+  for (const BuildLine& line : facts.amd_switches) {
+    if (path.switches.size() < k_max_lines) {
+      path.switches.push_back(line);
+    }
+  }
+  for (const AmdPathSign& sign : result.amd_path) {
+    if (sign.kind == AmdPathKind::VendorShimHeader && path.shims.size() < k_max_lines) {
+      path.shims.push_back({sign.file, sign.line});
+    } else if ((sign.kind == AmdPathKind::RocmImage || sign.kind == AmdPathKind::RocmPackage) &&
+               path.ci.size() < k_max_lines) {
+      path.ci.push_back({sign.file, sign.line});
+    }
+  }
+  path.exists = model.amd_build_exists() || !path.shims.empty();
+  // Kernels are sorted by file: count each product file that defines one.
+  std::string_view current;
+  bool any_compiled = false;
+  bool all_excluded = true;
+  auto close_file = [&] {
+    if (current.empty()) {
+      return;
+    }
+    ++path.kernel_files;
+    path.kernel_files_compiled += any_compiled ? 1 : 0;
+    path.kernel_files_excluded += all_excluded ? 1 : 0;
+  };
+  for (const Kernel& kernel : result.kernels) {
+    if (kernel.scope != Scope::Product) {
+      continue;
+    }
+    if (std::string_view(kernel.file) != current) {
+      close_file();
+      current = kernel.file;
+      any_compiled = false;
+      all_excluded = true;
+    }
+    any_compiled = any_compiled || kernel.amd.state == AmdBuildState::Compiled;
+    all_excluded = all_excluded && kernel.amd.state == AmdBuildState::Excluded;
+  }
+  close_file();
+  return path;
 }
 
 }  // namespace gpuport

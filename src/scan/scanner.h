@@ -8,7 +8,9 @@
 
 #include <tl/expected.hpp>
 
+#include "lex/preprocessor_view.h"
 #include "scan/file_analysis.h"
+#include "scan/project/project_index.h"
 #include "scan/scan_result.h"
 #include "source/file_system.h"
 #include "source/walker.h"
@@ -37,8 +39,19 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
                                        const ScanOptions& options,
                                        ScanProgress* progress = nullptr);
 
+// What the analysis of one file may know of the whole project (scan() builds it first).
+struct ProjectContext {
+  const ProjectIndex* index = nullptr;  // build model, packages, submodules
+  IncludeSource* headers = nullptr;     // the project's headers, for the preprocessor view
+};
+
 // Runs the analyzer for one file's bytes (used by scan(), the tests and the fuzzers).
-// `path` decides the language. Applies gpuport-ignore suppressions.
-void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis& out);
+// `path` decides the language. Applies gpuport-ignore suppressions. Without a project the file
+// is seen alone: its own #defines and the platform's macros, no build, no headers.
+void analyze_file(const std::string& path, std::string_view bytes, FileAnalysis& out,
+                  const ProjectContext* project = nullptr);
+
+// The AMD build as one fact, from a finished scan's items and the build model.
+AmdBuildPath summarize_amd_build(const ScanResult& result, const BuildModel& model);
 
 }  // namespace gpuport

@@ -14,11 +14,11 @@ namespace {
 
 constexpr std::string_view k_marker = "gpuport-ignore";
 
-enum class Scope : std::uint8_t { Line, NextLine, Begin, End };
+enum class MarkerScope : std::uint8_t { Line, NextLine, Begin, End };
 
 struct Marker {
   std::uint32_t line = 0;
-  Scope scope = Scope::Line;
+  MarkerScope scope = MarkerScope::Line;
   std::vector<std::string> rules;  // empty: every rule
 };
 
@@ -70,13 +70,13 @@ std::vector<Marker> find_markers(std::string_view source) {
     Marker marker;
     marker.line = line;
     if (rest.starts_with("-next-line")) {
-      marker.scope = Scope::NextLine;
+      marker.scope = MarkerScope::NextLine;
       rest.remove_prefix(10);
     } else if (rest.starts_with("-begin")) {
-      marker.scope = Scope::Begin;
+      marker.scope = MarkerScope::Begin;
       rest.remove_prefix(6);
     } else if (rest.starts_with("-end")) {
-      marker.scope = Scope::End;
+      marker.scope = MarkerScope::End;
       rest.remove_prefix(4);
     }
     if (!rest.empty() && rest.front() == '(') {
@@ -106,16 +106,16 @@ void apply_suppressions(std::string_view source, std::vector<Finding>& findings)
   std::vector<Marker> open;
   for (Marker& marker : find_markers(source)) {
     switch (marker.scope) {
-      case Scope::Line:
+      case MarkerScope::Line:
         ranges.push_back({marker.line, marker.line, std::move(marker.rules)});
         break;
-      case Scope::NextLine:
+      case MarkerScope::NextLine:
         ranges.push_back({marker.line + 1, marker.line + 1, std::move(marker.rules)});
         break;
-      case Scope::Begin:
+      case MarkerScope::Begin:
         open.push_back(std::move(marker));
         break;
-      case Scope::End: {
+      case MarkerScope::End: {
         // Close the most recent begin with the same rule list (or any, if none matches).
         auto match = std::find_if(open.rbegin(), open.rend(),
                                   [&](const Marker& m) { return m.rules == marker.rules; });

@@ -51,6 +51,37 @@ Json summary(const ScanResult& result) {
     by_rule[std::string(entry.rule->id)] = entry.count;
   }
   out["findings_by_rule"] = by_rule;
+  Json by_scope = Json::object();
+  const auto scopes = findings_by_scope(result);
+  for (std::size_t i = 0; i < k_scope_count; ++i) {
+    by_scope[std::string(scope_name(static_cast<Scope>(i)))] = scopes[i];
+  }
+  out["findings_by_scope"] = by_scope;
+  const AmdBuildCounts amd = count_amd_build(result);
+  out["findings_by_amd_build"] = {{"compiled", amd.compiled},
+                                  {"excluded", amd.excluded},
+                                  {"excluded_with_alternative", amd.excluded_with_alternative},
+                                  {"unknown", amd.unknown}};
+  return out;
+}
+
+Json build_line(const BuildLine& line) {
+  return {{"file", str(line.file)}, {"line", line.line}, {"text", str(line.text)}};
+}
+
+Json amd_build(const ScanResult& result, std::string_view file, const AmdBuild& amd) {
+  Json out;
+  out["state"] = std::string(amd_state_name(amd.state));
+  if (amd.state == AmdBuildState::Excluded) {
+    out["alternative"] = amd.alternative;
+    if (amd.guard_line != 0) {
+      const GuardLine* guard = find_guard(result, file, amd.guard_line);
+      out["guard"] = {{"line", amd.guard_line},
+                      {"text", guard != nullptr ? str(guard->text) : Json("")}};
+    } else if (const ExcludedSource* source = find_excluded_source(result, file)) {
+      out["build"] = build_line(source->where);
+    }
+  }
   return out;
 }
 
@@ -122,6 +153,8 @@ Json findings(const ScanResult& result) {
     row["excerpt"] = str(finding.excerpt);
     row["detail"] = str(finding.detail);
     row["context"] = std::string(context_name(finding.context));
+    row["scope"] = std::string(scope_name(finding.scope));
+    row["amd_build"] = amd_build(result, finding.file.str(), finding.amd());
     row["message"] = rule != nullptr ? str(rule->summary) : Json("");
     list.push_back(std::move(row));
   }
@@ -155,6 +188,8 @@ Json kernels(const ScanResult& result) {
     row["template"] = kernel.is_template;
     row["via_macro"] = kernel.via_macro;
     row["context"] = std::string(context_name(kernel.context));
+    row["scope"] = std::string(scope_name(kernel.scope));
+    row["amd_build"] = amd_build(result, kernel.file.str(), kernel.amd);
     row["features"] = features(kernel.features);
     list.push_back(std::move(row));
   }
@@ -167,9 +202,39 @@ Json launches(const ScanResult& result) {
     list.push_back({{"kernel", str(launch.kernel)},
                     {"file", str(launch.file)},
                     {"line", launch.line},
-                    {"kind", std::string(launch_kind_name(launch.kind))}});
+                    {"kind", std::string(launch_kind_name(launch.kind))},
+                    {"scope", std::string(scope_name(launch.scope))},
+                    {"amd_build", amd_build(result, launch.file.str(), launch.amd)}});
   }
   return list;
+}
+
+Json amd_build_path(const ScanResult& result) {
+  const AmdBuildPath& path = result.amd_build;
+  auto lines = [](const std::vector<BuildLine>& items) {
+    Json list = Json::array();
+    for (const BuildLine& line : items) {
+      list.push_back(build_line(line));
+    }
+    return list;
+  };
+  Json out;
+  out["exists"] = path.exists;
+  out["setup"] = lines(path.setup);
+  out["switches"] = lines(path.switches);
+  out["shims"] = evidence_list(path.shims);
+  out["ci"] = evidence_list(path.ci);
+  out["kernel_files"] = path.kernel_files;
+  out["kernel_files_compiled"] = path.kernel_files_compiled;
+  out["kernel_files_excluded"] = path.kernel_files_excluded;
+  Json excluded = Json::array();
+  for (const ExcludedSource& source : result.excluded_sources) {
+    excluded.push_back({{"file", str(source.file)},
+                        {"alternative", source.alternative},
+                        {"build", build_line(source.where)}});
+  }
+  out["excluded_sources"] = excluded;
+  return out;
 }
 
 Json instantiation_files(const ScanResult& result) {
@@ -249,6 +314,7 @@ std::string dom_json(const ScanResult& result, const ReportOptions& options) {
   document["instantiation_files"] = instantiation_files(result);
   document["artifacts"] = artifacts(result);
   document["amd_path"] = amd_path(result);
+  document["amd_build"] = amd_build_path(result);
   document["skipped"] = skipped(result);
   document["skipped_by_reason"] = skipped_counts(result);
   document["warnings"] = warnings(result);

@@ -68,6 +68,9 @@ inline ScanResult sample_result() {
                                     "asm volatile(\"ldmatrix.sync.aligned.m8n8.x4\" ...);",
                                     "ldmatrix.sync.aligned.m8n8.x4"));
   result.findings.back().context = BranchContext::CudaDevice;
+  result.findings.back().set_amd({AmdBuildState::Excluded, true, 55});
+  result.findings[1].set_amd({AmdBuildState::Compiled, false, 0});
+  result.guards.push_back({"csrc/attention.cu", 55, "#ifdef NEW_MMA_AVAILABLE"});
 
   Kernel kernel;
   kernel.name = "flash_fwd_kernel";
@@ -88,8 +91,20 @@ inline ScanResult sample_result() {
   small.via_macro = true;
   result.kernels.push_back(small);
 
-  result.launches.push_back(
-      {"flash_fwd_kernel<128>", "csrc/attention.cu", 200, LaunchKind::TripleChevron});
+  LaunchSite launch;
+  launch.kernel = "flash_fwd_kernel<128>";
+  launch.file = "csrc/attention.cu";
+  launch.line = 200;
+  launch.amd.state = AmdBuildState::Compiled;
+  result.launches.push_back(launch);
+  result.amd_build.exists = true;
+  result.amd_build.setup.push_back({"CMakeLists.txt", 12, "enable_language(HIP)"});
+  result.amd_build.switches.push_back({"CMakeLists.txt", 3, "option(USE_HIP \"build for AMD\" OFF)"});
+  result.amd_build.shims.push_back({"csrc/hip_compat.h", 4});
+  result.amd_build.kernel_files = 2;
+  result.amd_build.kernel_files_compiled = 1;
+  result.excluded_sources.push_back(
+      {"csrc/sm90_gemm.cu", {"CMakeLists.txt", 20, "list(APPEND SOURCES csrc/sm90_gemm.cu)"}, true});
   result.instantiation_files.push_back({"csrc/flash_fwd_hdim128.cu", 4});
   result.artifacts.push_back({"models/encoder.engine", ArtifactKind::TensorRtEngine, 1'048'576, 0});
 

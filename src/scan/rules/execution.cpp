@@ -28,7 +28,11 @@ void record_launch(SourceContext& ctx, std::size_t i, LaunchKind kind, std::size
   if (arg_index < args.size()) {
     callee = argument_callee(ctx.ts, args[arg_index].first, args[arg_index].second);
   }
-  ctx.out.launches.push_back({std::move(callee), ctx.path, ctx.tok[i].line, kind});
+  LaunchSite& site = ctx.out.launches.emplace_back();
+  site.kernel = std::move(callee);
+  site.file = ctx.path;
+  site.line = ctx.tok[i].line;
+  site.kind = kind;
 }
 
 // A launch API: records the launch site and fires the entry's rule.
@@ -194,8 +198,11 @@ void check_condition(SourceContext& ctx, std::size_t i) {
 }  // namespace
 
 void on_launch_open(SourceContext& ctx, std::size_t i) {
-  ctx.out.launches.push_back(
-      {chevron_callee(ctx.ts, i), ctx.path, ctx.tok[i].line, LaunchKind::TripleChevron});
+  LaunchSite& site = ctx.out.launches.emplace_back();
+  site.kernel = chevron_callee(ctx.ts, i);
+  site.file = ctx.path;
+  site.line = ctx.tok[i].line;
+  site.kind = LaunchKind::TripleChevron;
   if (ctx.in_device(i)) {
     if (KernelFeatures* features = ctx.current_features()) {
       features->dynamic_parallelism = true;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuport {
@@ -26,6 +27,9 @@ struct CMakeCommand {
   std::size_t end = 0;  // one past the closing parenthesis (or the end of the file)
   bool closed = false;  // false: the file ends inside the argument list
   std::vector<CMakeArg> args;
+  // Parentheses nested in the argument list (`if(NOT (A AND B))`): the index of the argument
+  // each one comes before, and '(' or ')'. Not arguments themselves.
+  std::vector<std::pair<std::uint32_t, char>> parens;
 };
 
 // `stray`, when given, receives the offset of the first text outside every command that is not

@@ -1,6 +1,6 @@
 // A CMake tokenizer after the grammar in cmake-language(7): command invocations, quoted,
 // bracket and unquoted arguments, line and bracket comments.
-#include "hipify/cmake_commands.h"
+#include "lex/cmake_commands.h"
 
 #include <algorithm>
 
@@ -137,6 +137,7 @@ class Tokenizer {
       } else if (c == '(') {
         ++depth;
         ++m_i;
+        command.parens.emplace_back(static_cast<std::uint32_t>(command.args.size()), '(');
       } else if (c == ')') {
         ++m_i;
         if (--depth == 0) {
@@ -144,6 +145,7 @@ class Tokenizer {
           command.closed = true;
           return;
         }
+        command.parens.emplace_back(static_cast<std::uint32_t>(command.args.size()), ')');
       } else if (c == '"') {
         CMakeArg arg;
         arg.kind = CMakeArgKind::Quoted;

@@ -1,0 +1,174 @@
+// The pre-pass of a scan: list the tree, read the build files, index the paths.
+#include "scan/project/project_index.h"
+
+#include <algorithm>
+#include <mutex>
+
+#include "scan/project/path_glob.h"
+
+namespace gpuport {
+
+namespace {
+
+std::string join(const std::string& directory, std::string_view name) {
+  if (directory.empty()) {
+    return std::string(name);
+  }
+  if (directory.back() == '/') {
+    return directory + std::string(name);
+  }
+  return directory + "/" + std::string(name);
+}
+
+std::string_view trim(std::string_view text) {
+  std::size_t start = text.find_first_not_of(" \t\r");
+  if (start == std::string_view::npos) {
+    return {};
+  }
+  std::size_t end = text.find_last_not_of(" \t\r");
+  return text.substr(start, end - start + 1);
+}
+
+// `path = third_party/cutlass` lines of a .gitmodules file.
+std::vector<std::string> submodule_paths(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
+    std::string_view line = trim(text.substr(pos, end - pos));
+    if (line.starts_with("path")) {
+      std::size_t equals = line.find('=');
+      if (equals != std::string_view::npos && trim(line.substr(4, equals - 4)).empty()) {
+        std::string path(trim(line.substr(equals + 1)));
+        while (!path.empty() && path.back() == '/') {
+          path.pop_back();
+        }
+        if (!path.empty()) {
+          out.push_back(std::move(path));
+        }
+      }
+    }
+    pos = end + 1;
+  }
+  return out;
+}
+
+const std::vector<std::string_view> k_no_files;
+
+}  // namespace
+
+tl::expected<ProjectIndex, IoError> ProjectIndex::build(const FileSystem& fs,
+                                                        const std::string& root,
+                                                        const WalkOptions& walk) {
+  std::mutex mutex;
+  std::vector<std::string> files;
+  std::vector<BuildFile> build_files;
+  std::string gitmodules;
+  WalkOptions options = walk;
+  options.sizes_from_reader = true;
+  WalkCallbacks callbacks;
+  callbacks.on_file = [&](const DiscoveredFile& file) {
+    BuildScriptKind kind{};
+    const bool is_build = build_script_kind(file.path, kind);
+    const bool is_gitmodules = file.path == ".gitmodules";
+    std::string text;
+    if (is_build || is_gitmodules) {
+      auto contents = fs.read(file.disk_path, walk.max_file_size);
+      if (contents && !contents->is_over_limit()) {
+        text = std::string(contents->bytes());
+      }
+    }
+    std::lock_guard lock(mutex);
+    files.push_back(file.path);
+    if (is_gitmodules) {
+      gitmodules = std::move(text);
+    } else if (is_build && !text.empty()) {
+      build_files.push_back({file.path, std::move(text), kind});
+    }
+  };
+  callbacks.on_skip = [](const SkippedEntry&) {};
+  callbacks.on_warning = [](const IoError&) {};
+  auto walked = walk_tree(fs, root, options, callbacks);
+  if (!walked) {
+    return tl::unexpected(walked.error());
+  }
+  ProjectIndex index;
+  index.m_root = root;
+  auto status = fs.status(root, true);
+  index.m_root_is_file = status && status->type != EntryType::Directory;
+  index.m_files = std::move(files);
+  index.m_submodules = submodule_paths(gitmodules);
+  index.finish(std::move(build_files));
+  return index;
+}
+
+ProjectIndex ProjectIndex::from(std::string root, std::vector<std::string> files,
+                                std::vector<BuildFile> build_files) {
+  ProjectIndex index;
+  index.m_root = std::move(root);
+  index.m_files = std::move(files);
+  index.finish(std::move(build_files));
+  return index;
+}
+
+void ProjectIndex::finish(std::vector<BuildFile> build_files) {
+  std::sort(m_files.begin(), m_files.end());
+  m_files.erase(std::unique(m_files.begin(), m_files.end()), m_files.end());
+  m_file_set.reserve(m_files.size());
+  std::vector<std::string_view> init_folders;
+  for (const std::string& path : m_files) {
+    m_file_set.insert(path);
+    m_by_name[file_name_of(path)].push_back(path);
+    std::string_view folder = parent_folder(path);
+    while (!folder.empty() && m_folder_set.insert(std::string(folder)).second) {
+      folder = parent_folder(folder);
+    }
+    if (file_name_of(path) == "__init__.py") {
+      init_folders.push_back(parent_folder(path));
+    }
+  }
+  // Top-level packages: an __init__.py folder whose parent has none. Top-level modules: .py
+  // files at the root or under src/.
+  std::unordered_set<std::string_view> with_init(init_folders.begin(), init_folders.end());
+  for (std::string_view folder : init_folders) {
+    if (folder.empty() || with_init.contains(parent_folder(folder))) {
+      continue;
+    }
+    m_packages.emplace_back(file_name_of(folder));
+  }
+  for (const std::string& path : m_files) {
+    std::string_view folder = parent_folder(path);
+    if (path.ends_with(".py") && (folder.empty() || folder == "src") &&
+        file_name_of(path) != "setup.py" && file_name_of(path) != "__init__.py") {
+      std::string_view name = file_name_of(path);
+      m_packages.emplace_back(name.substr(0, name.size() - 3));
+    }
+  }
+  std::sort(m_packages.begin(), m_packages.end());
+  m_packages.erase(std::unique(m_packages.begin(), m_packages.end()), m_packages.end());
+  std::sort(build_files.begin(), build_files.end(),
+            [](const BuildFile& a, const BuildFile& b) { return a.path < b.path; });
+  m_build = BuildModel::read(build_files, *this);
+}
+
+bool ProjectIndex::has_file(std::string_view path) const {
+  return m_file_set.contains(path);
+}
+
+bool ProjectIndex::has_folder(std::string_view path) const {
+  return path.empty() || m_folder_set.contains(std::string(path));
+}
+
+std::string ProjectIndex::disk_path(std::string_view path) const {
+  return m_root_is_file ? m_root : join(m_root, path);
+}
+
+const std::vector<std::string_view>& ProjectIndex::files_named(std::string_view name) const {
+  auto it = m_by_name.find(name);
+  return it == m_by_name.end() ? k_no_files : it->second;
+}
+
+}  // namespace gpuport
