@@ -226,12 +226,12 @@ std::string_view amd_state_name(AmdBuildState state) {
 }
 
 const GuardLine* find_guard(const ScanResult& result, std::string_view file, std::uint32_t line) {
-  auto it = std::lower_bound(result.guards.begin(), result.guards.end(), std::pair(file, line),
-                             [](const GuardLine& guard, const std::pair<std::string_view,
-                                                                        std::uint32_t>& key) {
-                               const int order = guard.file.compare(key.first);
-                               return order != 0 ? order < 0 : guard.line < key.second;
-                             });
+  auto it = std::lower_bound(
+      result.guards.begin(), result.guards.end(), std::pair(file, line),
+      [](const GuardLine& guard, const std::pair<std::string_view, std::uint32_t>& key) {
+        const int order = guard.file.compare(key.first);
+        return order != 0 ? order < 0 : guard.line < key.second;
+      });
   return it != result.guards.end() && it->file == file && it->line == line ? &*it : nullptr;
 }
 

@@ -89,8 +89,8 @@ void stamp_build_file_items(std::string_view path, std::string_view text, const 
     std::size_t end = text.find('\n', pos);
     out.guards.push_back(
         {std::string(path), wanted,
-         trimmed(text.substr(pos, end == std::string_view::npos ? std::string_view::npos
-                                                                 : end - pos))});
+         trimmed(text.substr(pos,
+                             end == std::string_view::npos ? std::string_view::npos : end - pos))});
   }
 }
 

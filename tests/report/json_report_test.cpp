@@ -33,10 +33,10 @@ TEST(JsonReport, TopLevelKeysInDocumentedOrder) {
   EXPECT_LT(text.find("\"summary\""), text.find("\"components\""));
   EXPECT_LT(text.find("\"findings\": ["), text.find("\"kernels\""));
   EXPECT_LT(text.find("\"skipped\""), text.find("\"warnings\""));
-  for (const char* key : {"schema_version", "tool", "root", "summary", "languages", "components",
-                          "findings", "rules", "kernels", "launches", "instantiation_files",
-                          "artifacts", "amd_path", "amd_build", "skipped", "skipped_by_reason",
-                          "warnings"}) {
+  for (const char* key :
+       {"schema_version", "tool", "root", "summary", "languages", "components", "findings", "rules",
+        "kernels", "launches", "instantiation_files", "artifacts", "amd_path", "amd_build",
+        "skipped", "skipped_by_reason", "warnings"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
   EXPECT_EQ(keys.size(), 17u);
@@ -79,8 +79,7 @@ TEST(JsonReport, FindingFields) {
   EXPECT_EQ(f["message"], std::string(rule.summary));
   EXPECT_EQ(doc["findings"][0]["context"], "neutral");
   EXPECT_EQ(f["scope"], "product");
-  EXPECT_EQ(f["amd_build"],
-            json::parse(R"({"state": "excluded", "alternative": true,
+  EXPECT_EQ(f["amd_build"], json::parse(R"({"state": "excluded", "alternative": true,
                             "guard": {"line": 55, "text": "#ifdef NEW_MMA_AVAILABLE"}})"));
   EXPECT_EQ(doc["findings"][1]["amd_build"], json::parse(R"({"state": "compiled"})"));
   EXPECT_EQ(doc["findings"][0]["amd_build"], json::parse(R"({"state": "unknown"})"));
@@ -93,8 +92,9 @@ TEST(JsonReport, AmdBuildPathAndExcludedSources) {
   const json doc = rendered(sample_result());
   const json& amd = doc["amd_build"];
   EXPECT_EQ(amd["exists"], true);
-  EXPECT_EQ(amd["setup"][0],
-            json::parse(R"j({"file": "CMakeLists.txt", "line": 12, "text": "enable_language(HIP)"})j"));
+  EXPECT_EQ(
+      amd["setup"][0],
+      json::parse(R"j({"file": "CMakeLists.txt", "line": 12, "text": "enable_language(HIP)"})j"));
   EXPECT_EQ(amd["shims"][0], json::parse(R"({"file": "csrc/hip_compat.h", "line": 4})"));
   EXPECT_EQ(amd["kernel_files"], 2);
   EXPECT_EQ(amd["kernel_files_compiled"], 1);

@@ -99,12 +99,15 @@ inline ScanResult sample_result() {
   result.launches.push_back(launch);
   result.amd_build.exists = true;
   result.amd_build.setup.push_back({"CMakeLists.txt", 12, "enable_language(HIP)"});
-  result.amd_build.switches.push_back({"CMakeLists.txt", 3, "option(USE_HIP \"build for AMD\" OFF)"});
+  result.amd_build.switches.push_back(
+      {"CMakeLists.txt", 3, "option(USE_HIP \"build for AMD\" OFF)"});
   result.amd_build.shims.push_back({"csrc/hip_compat.h", 4});
   result.amd_build.kernel_files = 2;
   result.amd_build.kernel_files_compiled = 1;
   result.excluded_sources.push_back(
-      {"csrc/sm90_gemm.cu", {"CMakeLists.txt", 20, "list(APPEND SOURCES csrc/sm90_gemm.cu)"}, true});
+      {"csrc/sm90_gemm.cu",
+       {"CMakeLists.txt", 20, "list(APPEND SOURCES csrc/sm90_gemm.cu)"},
+       true});
   result.instantiation_files.push_back({"csrc/flash_fwd_hdim128.cu", 4});
   result.artifacts.push_back({"models/encoder.engine", ArtifactKind::TensorRtEngine, 1'048'576, 0});
 

@@ -118,7 +118,9 @@ void BuildModel::merge_definitions() {
         }
       }
       BuildMacro macro;
-      const BuildDefinition* evidence = sure != nullptr ? sure : maybe != nullptr ? maybe : definitions.front();
+      const BuildDefinition* evidence = sure != nullptr    ? sure
+                                        : maybe != nullptr ? maybe
+                                                           : definitions.front();
       if (sure != nullptr) {
         macro.state = BuildMacro::State::Defined;
         macro.body = sure->value;

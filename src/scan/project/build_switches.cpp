@@ -62,7 +62,7 @@ BuildSwitch classify_backend_value(std::string_view value) {
     return BuildSwitch::None;
   }
   return backend_word(text) == BuildSwitch::OtherBackend ? BuildSwitch::OtherBackend
-                                                          : BuildSwitch::None;
+                                                         : BuildSwitch::None;
 }
 
 TruthMask switch_truth(BuildSwitch value, const BuildContext& context) {

@@ -153,7 +153,8 @@ class CMakeReader {
   static bool names_hip(std::string_view text) {
     const std::string low = lower(text);
     return low == "hip" || low.starts_with("hip::") || low.starts_with("roc::") ||
-           classify_build_switch(text) == BuildSwitch::Amd || classify_backend_value(text) == BuildSwitch::Amd;
+           classify_build_switch(text) == BuildSwitch::Amd ||
+           classify_backend_value(text) == BuildSwitch::Amd;
   }
 
   static bool is_hip_package(std::string_view name) {
@@ -201,11 +202,10 @@ class CMakeReader {
       } else {
         for (std::size_t i = 0; i < command.args.size() && !hip; ++i) {
           std::string_view a = arg(command, i);
-          if ((name == "if" || name == "elseif") ? names_hip(strip_reference(a))
-                                                 : (lower(a).starts_with("hip::") ||
-                                                    lower(a).starts_with("roc::") ||
-                                                    (a == "HIP" && i > 0 && arg(command, i - 1) ==
-                                                                                "LANGUAGE"))) {
+          if ((name == "if" || name == "elseif")
+                  ? names_hip(strip_reference(a))
+                  : (lower(a).starts_with("hip::") || lower(a).starts_with("roc::") ||
+                     (a == "HIP" && i > 0 && arg(command, i - 1) == "LANGUAGE"))) {
             hip = true;
           }
         }
@@ -259,9 +259,9 @@ class CMakeReader {
     if (low == "1" || low == "on" || low == "yes" || low == "true" || low == "y") {
       return true;
     }
-    return !low.empty() && std::all_of(low.begin(), low.end(), [](char c) {
-      return c >= '0' && c <= '9';
-    }) && low != "0";
+    return !low.empty() &&
+           std::all_of(low.begin(), low.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+           low != "0";
   }
 
   static bool is_constant_false(std::string_view text) {
@@ -301,12 +301,25 @@ class CMakeReader {
   }
 
   static bool is_binary_operator(std::string_view text) {
-    static constexpr std::string_view k_ops[] = {
-        "STREQUAL",         "EQUAL",         "LESS",           "GREATER",
-        "LESS_EQUAL",       "GREATER_EQUAL", "STRLESS",        "STRGREATER",
-        "STRLESS_EQUAL",    "STRGREATER_EQUAL", "VERSION_EQUAL", "VERSION_LESS",
-        "VERSION_GREATER",  "VERSION_LESS_EQUAL", "VERSION_GREATER_EQUAL", "MATCHES",
-        "IN_LIST",          "IS_NEWER_THAN", "PATH_EQUAL"};
+    static constexpr std::string_view k_ops[] = {"STREQUAL",
+                                                 "EQUAL",
+                                                 "LESS",
+                                                 "GREATER",
+                                                 "LESS_EQUAL",
+                                                 "GREATER_EQUAL",
+                                                 "STRLESS",
+                                                 "STRGREATER",
+                                                 "STRLESS_EQUAL",
+                                                 "STRGREATER_EQUAL",
+                                                 "VERSION_EQUAL",
+                                                 "VERSION_LESS",
+                                                 "VERSION_GREATER",
+                                                 "VERSION_LESS_EQUAL",
+                                                 "VERSION_GREATER_EQUAL",
+                                                 "MATCHES",
+                                                 "IN_LIST",
+                                                 "IS_NEWER_THAN",
+                                                 "PATH_EQUAL"};
     for (std::string_view op : k_ops) {
       if (text == op) {
         return true;
@@ -344,8 +357,7 @@ class CMakeReader {
   }
 
   TruthMask parse_not(const std::vector<CondItem>& items, std::size_t& pos, int depth) const {
-    if (pos < items.size() && !items[pos].paren && !items[pos].quoted &&
-        items[pos].text == "NOT") {
+    if (pos < items.size() && !items[pos].paren && !items[pos].quoted && items[pos].text == "NOT") {
       ++pos;
       return truth_not(parse_not(items, pos, depth + 1));
     }
@@ -374,8 +386,8 @@ class CMakeReader {
       return TruthMask::all_unknown(k_both_sides);
     }
     const CondItem& first = items[pos++];
-    if (pos + 1 <= items.size() && pos < items.size() && !items[pos].paren &&
-        !items[pos].quoted && is_binary_operator(items[pos].text)) {
+    if (pos + 1 <= items.size() && pos < items.size() && !items[pos].paren && !items[pos].quoted &&
+        is_binary_operator(items[pos].text)) {
       std::string_view op = items[pos].text;
       ++pos;
       if (pos < items.size() && !items[pos].paren) {
@@ -583,8 +595,8 @@ class CMakeReader {
         if (name == "elseif") {
           note_switches(command);
         }
-        open_branch(m_levels.back(), name == "else" ? TruthMask::all_true(k_both_sides)
-                                                    : condition(command));
+        open_branch(m_levels.back(),
+                    name == "else" ? TruthMask::all_true(k_both_sides) : condition(command));
         m_levels.back().branch_line = line;
         m_levels.back().is_else = name == "else";
         open_range(line);
@@ -648,10 +660,9 @@ class CMakeReader {
 
   static bool is_target_command(std::string_view name) {
     return name.find("add_library") != std::string_view::npos ||
-           name.find("add_executable") != std::string_view::npos ||
-           name.ends_with("_library") || name.ends_with("_executable") ||
-           name.ends_with("_add_module") || name == "target_sources" ||
-           name == "set_source_files_properties";
+           name.find("add_executable") != std::string_view::npos || name.ends_with("_library") ||
+           name.ends_with("_executable") || name.ends_with("_add_module") ||
+           name == "target_sources" || name == "set_source_files_properties";
   }
 
   void set_variable(const CMakeCommand& command) {
@@ -894,12 +905,16 @@ class CMakeReader {
   // branch that the AMD build takes and that adds sources, or when the whole file is another
   // build's and the project has an AMD build.
   bool amd_alternative(const PendingReference& pending) const {
+    if ((m_base.may_true & k_side_amd) == 0) {
+      return m_context.amd_build_exists;  // the whole file is another build's
+    }
     for (const LevelRef& ref : pending.levels) {
       const Chain& chain = m_chains[ref.chain];
       const ChainBranch& branch = chain.branches[ref.branch];
       if ((branch.truth.may_true & k_side_amd) != 0) {
         continue;
       }
+      // The outermost branch that leaves it out decides: a sibling the AMD build takes.
       for (std::size_t b = 0; b < chain.branches.size(); ++b) {
         if (b != ref.branch && (chain.branches[b].truth.sure_true() & k_side_amd) != 0 &&
             chain.branches[b].adds_sources) {
@@ -908,7 +923,7 @@ class CMakeReader {
       }
       return false;
     }
-    return (m_base.may_true & k_side_amd) == 0 && m_context.amd_build_exists;
+    return false;
   }
 
   void finish() {
@@ -965,9 +980,8 @@ bool cmake_mentions_amd_build(std::string_view text) {
         return true;
       }
       if ((name == "if" || name == "elseif" || name == "option") &&
-          (classify_build_switch(a.starts_with("${") && a.ends_with("}")
-                                     ? a.substr(2, a.size() - 3)
-                                     : a) == BuildSwitch::Amd ||
+          (classify_build_switch(a.starts_with("${") && a.ends_with("}") ? a.substr(2, a.size() - 3)
+                                                                         : a) == BuildSwitch::Amd ||
            (command.args[i].kind == CMakeArgKind::Quoted &&
             classify_backend_value(a) == BuildSwitch::Amd))) {
         return true;

@@ -66,7 +66,10 @@ class MakeReader {
  public:
   MakeReader(std::string_view path, const BuildContext& context, const PathLookup& paths,
              BuildFacts& out)
-      : m_path(path), m_folder(parent_folder(path)), m_context(context), m_paths(paths),
+      : m_path(path),
+        m_folder(parent_folder(path)),
+        m_context(context),
+        m_paths(paths),
         m_out(out) {}
 
   void run(std::string_view text) {
@@ -129,8 +132,8 @@ class MakeReader {
       std::size_t comma = text.find(',');
       std::string_view a = comma == std::string::npos ? std::string_view(text)
                                                       : std::string_view(text).substr(0, comma);
-      std::string_view b =
-          comma == std::string::npos ? std::string_view{} : std::string_view(text).substr(comma + 1);
+      std::string_view b = comma == std::string::npos ? std::string_view{}
+                                                      : std::string_view(text).substr(comma + 1);
       auto unquote = [](std::string_view s) {
         s = trim(s);
         if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'')) {
@@ -168,7 +171,8 @@ class MakeReader {
     }
     std::size_t space = text.find_first_of(" \t(");
     std::string_view keyword = text.substr(0, space);
-    std::string_view rest = space == std::string_view::npos ? std::string_view{} : text.substr(space);
+    std::string_view rest =
+        space == std::string_view::npos ? std::string_view{} : text.substr(space);
     if (keyword == "ifeq" || keyword == "ifneq" || keyword == "ifdef" || keyword == "ifndef") {
       Level level;
       level.none_taken = scope();
@@ -184,9 +188,9 @@ class MakeReader {
       TruthMask cond = TruthMask::all_true(k_both_sides);
       if (!inner.empty()) {
         std::size_t inner_space = inner.find_first_of(" \t(");
-        cond = condition(inner.substr(0, inner_space),
-                         inner_space == std::string_view::npos ? std::string_view{}
-                                                               : inner.substr(inner_space));
+        cond = condition(inner.substr(0, inner_space), inner_space == std::string_view::npos
+                                                           ? std::string_view{}
+                                                           : inner.substr(inner_space));
       }
       level.branch = truth_and(level.none_taken, cond);
       level.none_taken = truth_and(level.none_taken, truth_not(cond));
@@ -212,7 +216,8 @@ class MakeReader {
         definition.truth = truth;
         definition.where = where(number, text);
         m_out.definitions.push_back(std::move(definition));
-      } else if (word == "hipcc" || word.ends_with("/hipcc") || word.starts_with("--offload-arch")) {
+      } else if (word == "hipcc" || word.ends_with("/hipcc") ||
+                 word.starts_with("--offload-arch")) {
         if ((truth.may_true & k_side_amd) != 0 && !m_amd_noted) {
           m_amd_noted = true;
           m_out.amd_setup.push_back(where(number, text));

@@ -80,8 +80,7 @@ const HeaderSkeleton* ProjectHeaders::skeleton(const std::string& path) {
   // same (a pure function of the file's bytes).
   std::unique_ptr<HeaderSkeleton> made;
   auto contents = m_fs.read(m_index.disk_path(path), m_max_file_size);
-  if (contents && !contents->is_over_limit() &&
-      !looks_binary(contents->bytes().substr(0, 8192))) {
+  if (contents && !contents->is_over_limit() && !looks_binary(contents->bytes().substr(0, 8192))) {
     TokenStream tokens;
     lex_cuda_tokens(contents->bytes(), tokens);
     made = std::make_unique<HeaderSkeleton>(make_skeleton(path, tokens.directive_list()));

@@ -27,8 +27,8 @@ std::string lower(std::string_view text) {
 }
 
 bool has_source_extension(std::string_view name) {
-  static constexpr std::string_view k_extensions[] = {".cu", ".cuh", ".cpp", ".cc",
-                                                      ".cxx", ".c", ".hip", ".h", ".hpp"};
+  static constexpr std::string_view k_extensions[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx",
+                                                      ".c",  ".hip", ".h",   ".hpp"};
   for (std::string_view extension : k_extensions) {
     if (name.size() > extension.size() && name.ends_with(extension)) {
       return true;
@@ -68,9 +68,8 @@ BuildSwitch classify_name(std::string_view chain) {
   if (chain.ends_with("version.cuda")) {
     return BuildSwitch::Cuda;
   }
-  std::string_view name = chain.substr(chain.rfind('.') == std::string_view::npos
-                                           ? 0
-                                           : chain.rfind('.') + 1);
+  std::string_view name =
+      chain.substr(chain.rfind('.') == std::string_view::npos ? 0 : chain.rfind('.') + 1);
   while (name.starts_with('_')) {
     name.remove_prefix(1);
   }
@@ -160,8 +159,9 @@ class ConditionReader {
   TruthMask parse_atom(std::size_t& pos, int depth) {
     if (pos < m_tokens.size() && m_tokens[pos].text == "(" && depth < 64) {
       std::size_t close = matching(pos);
-      if (close != SIZE_MAX && (close + 1 == m_tokens.size() || is_word(m_tokens[close + 1], "and") ||
-                                is_word(m_tokens[close + 1], "or"))) {
+      if (close != SIZE_MAX &&
+          (close + 1 == m_tokens.size() || is_word(m_tokens[close + 1], "and") ||
+           is_word(m_tokens[close + 1], "or"))) {
         ConditionReader inner(m_tokens.subspan(pos + 1, close - pos - 1), m_context);
         pos = close + 1;
         return inner.run();
@@ -272,7 +272,10 @@ class PythonBuildReader {
  public:
   PythonBuildReader(std::string_view path, const BuildContext& context, const PathLookup& paths,
                     BuildFacts& out)
-      : m_path(path), m_folder(parent_folder(path)), m_context(context), m_paths(paths),
+      : m_path(path),
+        m_folder(parent_folder(path)),
+        m_context(context),
+        m_paths(paths),
         m_out(out) {}
 
   void run(const TokenStream& stream) {
@@ -336,8 +339,8 @@ class PythonBuildReader {
       close_branch(m_levels.back(), number > 0 ? number - 1 : 0);
       m_levels.pop_back();
     }
-    if (is_word(line[0], "if") || ((is_elif || is_else) && !m_levels.empty() &&
-                                   m_levels.back().indent == indent)) {
+    if (is_word(line[0], "if") ||
+        ((is_elif || is_else) && !m_levels.empty() && m_levels.back().indent == indent)) {
       std::span<const Tok> condition = condition_of(line);
       TruthMask cond = TruthMask::all_true(k_both_sides);
       if (!is_else) {
@@ -427,8 +430,8 @@ class PythonBuildReader {
   void string_literal(std::string_view token, std::uint32_t line, bool mentions_include) {
     std::size_t quote = token.find_first_of("\"'");
     std::string_view prefix = token.substr(0, quote == std::string_view::npos ? 0 : quote);
-    const bool formatted = prefix.find('f') != std::string_view::npos ||
-                           prefix.find('F') != std::string_view::npos;
+    const bool formatted =
+        prefix.find('f') != std::string_view::npos || prefix.find('F') != std::string_view::npos;
     std::string text = complete(python_string_content(token), formatted);
     if (text.empty() || text.size() > 512) {
       return;
@@ -437,7 +440,8 @@ class PythonBuildReader {
     if (text.starts_with("-D") && text.size() > 2) {
       BuildDefinition definition;
       std::size_t equals = text.find('=');
-      definition.name = text.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+      definition.name =
+          text.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
       if (equals != std::string::npos) {
         definition.value = text.substr(equals + 1);
       }
@@ -571,15 +575,15 @@ bool is_python_build_script(std::string_view path) {
   }
   std::string low_name = lower(name);
   std::string low_folder = lower(file_name_of(parent_folder(path)));
-  return low_name.find("setup") != std::string::npos || low_name.find("build") != std::string::npos ||
+  return low_name.find("setup") != std::string::npos ||
+         low_name.find("build") != std::string::npos ||
          low_folder.find("build") != std::string::npos;
 }
 
 bool python_mentions_amd_build(std::string_view text) {
-  static constexpr std::string_view k_markers[] = {"version.hip",    "IS_HIP_EXTENSION",
-                                                   "is_rocm",        "ROCM_HOME",
-                                                   "IS_ROCM",        "hipify_python",
-                                                   "\"rocm\"",       "'rocm'"};
+  static constexpr std::string_view k_markers[] = {
+      "version.hip", "IS_HIP_EXTENSION", "is_rocm",  "ROCM_HOME",
+      "IS_ROCM",     "hipify_python",    "\"rocm\"", "'rocm'"};
   for (std::string_view marker : k_markers) {
     if (text.find(marker) != std::string_view::npos) {
       return true;
