@@ -546,11 +546,13 @@ class Evaluator {
 
   Vec defined_value(std::string_view name) {
     Vec v = splat(unknown());
+    MacroResolution resolved[k_world_count];
+    m_resolver.resolve_worlds(name, m_worlds, resolved);
     for (std::size_t w = 0; w < k_world_count; ++w) {
       if ((m_worlds & (1u << w)) == 0) {
         continue;
       }
-      MacroResolution r = m_resolver.resolve(name, static_cast<World>(w));
+      const MacroResolution& r = resolved[w];
       switch (r.kind) {
         case MacroResolution::Kind::Undefined:
           v[w] = known(0);
@@ -610,11 +612,13 @@ class Evaluator {
     // for every world that defines them, so a body is evaluated once, not once per world.
     WorldMask pending = 0;
     std::array<std::string_view, k_world_count> bodies{};
+    MacroResolution resolved[k_world_count];
+    m_resolver.resolve_worlds(name, m_worlds, resolved);
     for (std::size_t w = 0; w < k_world_count; ++w) {
       if ((m_worlds & (1u << w)) == 0) {
         continue;
       }
-      MacroResolution r = m_resolver.resolve(name, static_cast<World>(w));
+      const MacroResolution& r = resolved[w];
       switch (r.kind) {
         case MacroResolution::Kind::Undefined:
           v[w] = known(0);

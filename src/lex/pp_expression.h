@@ -31,6 +31,16 @@ class MacroResolver {
  public:
   virtual ~MacroResolver() = default;
   virtual MacroResolution resolve(std::string_view name, World world) const = 0;
+  // The resolution in every world of `worlds` (others are left as they are): an implementation
+  // looks a name up once for all worlds, where resolve() would look it up once per world.
+  virtual void resolve_worlds(std::string_view name, WorldMask worlds,
+                              MacroResolution (&out)[k_world_count]) const {
+    for (std::size_t w = 0; w < k_world_count; ++w) {
+      if ((worlds & (1u << w)) != 0) {
+        out[w] = resolve(name, static_cast<World>(w));
+      }
+    }
+  }
 };
 
 // A condition's truth in each world: possibly true / possibly false. True in a world is

@@ -4,7 +4,9 @@
 #include "lex/preprocessor_view.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace gpuport {
@@ -70,6 +72,20 @@ bool has_include_guard(const HeaderSkeleton& skeleton) {
   return false;
 }
 
+// A header walk being recorded (pp_memo.h): what it read first, what it did.
+struct Builder {
+  HeaderRecording recording;
+  std::unordered_set<std::string> touched;  // names read or written: only first reads count
+  std::unordered_set<std::string_view> once_seen;
+  std::size_t first_directive = 0;
+  std::size_t base_depth = 0;
+  bool impure = false;  // hit a cycle, the depth limit or the budget: depends on the includer
+};
+
+bool same_resolution(const MacroResolution& now, const MemoRead::World& then) {
+  return now.kind == then.kind && now.value == then.value && now.body == then.body;
+}
+
 class Simulator final : public MacroResolver {
  public:
   explicit Simulator(const PreprocessorSetup& setup) : m_setup(setup) {}
@@ -84,8 +100,58 @@ class Simulator final : public MacroResolver {
   }
 
   MacroResolution resolve(std::string_view name, World world) const override {
+    MacroResolution out[k_world_count];
+    resolve_worlds(name, static_cast<WorldMask>(1u << static_cast<unsigned>(world)), out);
+    return out[static_cast<std::size_t>(world)];
+  }
+
+  // The translation unit's own definition first, then the build's -D flags for the world's side,
+  // then the platform; each looked up once for all the worlds asked.
+  void resolve_worlds(std::string_view name, WorldMask worlds,
+                      MacroResolution (&out)[k_world_count]) const override {
+    const MacroSlots* slots = m_macros.find(name);
+    const BuildMacro* build[2] = {nullptr, nullptr};
+    if (m_setup.build != nullptr && !m_setup.build->empty()) {
+      build[0] = m_setup.build->find(BuildSide::Cuda, name);
+      build[1] = m_setup.build->find(BuildSide::Amd, name);
+    }
+    const PlatformMacro kind = classify_platform_macro(name);
+    if (!m_builders.empty() && !m_suspended) {
+      record_read(name, slots, build, kind);
+    }
+    for (std::size_t w = 0; w < k_world_count; ++w) {
+      if ((worlds & (1u << w)) != 0) {
+        out[w] = resolve_one(name, static_cast<World>(w), slots, build, kind);
+      }
+    }
+  }
+
+  // A name read for the first time by a recorded walk: its value in every world.
+  void record_read(std::string_view name, const MacroSlots* slots,
+                   const BuildMacro* const (&build)[2], PlatformMacro kind) const {
+    MemoRead* read = nullptr;
+    for (Builder* builder : m_builders) {
+      if (!builder->touched.insert(std::string(name)).second) {
+        continue;
+      }
+      if (read == nullptr) {
+        builder->recording.reads.emplace_back();
+        read = &builder->recording.reads.back();
+        read->name = std::string(name);
+        for (std::size_t w = 0; w < k_world_count; ++w) {
+          const MacroResolution r = resolve_one(name, static_cast<World>(w), slots, build, kind);
+          read->worlds[w] = {r.kind, r.value, std::string(r.body)};
+        }
+      } else {
+        builder->recording.reads.push_back(*read);
+      }
+    }
+  }
+
+  MacroResolution resolve_one(std::string_view name, World world, const MacroSlots* slots,
+                              const BuildMacro* const (&build)[2], PlatformMacro kind) const {
     bool known_absent = false;
-    if (const MacroSlots* slots = m_macros.find(name)) {
+    if (slots != nullptr) {
       const std::int32_t slot = slots->slot[static_cast<std::size_t>(world)];
       if (slot >= 0) {
         const MacroDefinition& definition = m_macros.definition(slot);
@@ -105,33 +171,26 @@ class Simulator final : public MacroResolver {
       }
       known_absent = slot == MacroSlots::k_known_absent;
     }
-    if (m_setup.build != nullptr) {
-      if (const BuildMacro* macro = m_setup.build->find(build_side(world), name)) {
-        switch (macro->state) {
-          case BuildMacro::State::Defined:
-            if (macro->unknown_value) {
-              return {MacroResolution::Kind::DefinedUnknownValue, 0, {}};
-            }
-            return {MacroResolution::Kind::Body, 0, macro->body};
-          case BuildMacro::State::Undefined:
-            return {MacroResolution::Kind::Undefined, 0, {}};
-          case BuildMacro::State::Unknown:
-            return {MacroResolution::Kind::Unknown, 0, {}};
-        }
+    if (const BuildMacro* macro = build[build_side(world) == BuildSide::Amd ? 1 : 0]) {
+      switch (macro->state) {
+        case BuildMacro::State::Defined:
+          if (macro->unknown_value) {
+            return {MacroResolution::Kind::DefinedUnknownValue, 0, {}};
+          }
+          return {MacroResolution::Kind::Body, 0, macro->body};
+        case BuildMacro::State::Undefined:
+          return {MacroResolution::Kind::Undefined, 0, {}};
+        case BuildMacro::State::Unknown:
+          return {MacroResolution::Kind::Unknown, 0, {}};
       }
     }
-    if (name != m_last_name) {
-      m_last_name = name;
-      m_last_kind = classify_platform_macro(name);
-    }
-    if (m_last_kind == PlatformMacro::None ||
-        (m_last_kind == PlatformMacro::HipSwitch && known_absent)) {
+    if (kind == PlatformMacro::None || (kind == PlatformMacro::HipSwitch && known_absent)) {
       // The project's own name: not defined where its #define did not run; a name the project
       // never defines is the build's or a toolchain's, and unknown.
       return {
           known_absent ? MacroResolution::Kind::Undefined : MacroResolution::Kind::Unknown, 0, {}};
     }
-    const PlatformValue value = platform_value(name, m_last_kind, world);
+    const PlatformValue value = platform_value(name, kind, world);
     switch (value.kind) {
       case PlatformValue::Kind::Undefined:
         return {MacroResolution::Kind::Undefined, 0, {}};
@@ -157,6 +216,10 @@ class Simulator final : public MacroResolver {
   }
 
   void walk(const DirectiveList& list, std::string_view path, TruthMask base, std::size_t depth) {
+    for (Builder* builder : m_builders) {
+      builder->recording.walked.push_back(path);
+      builder->recording.depth = std::max(builder->recording.depth, depth - builder->base_depth);
+    }
     std::vector<Level> levels;
     std::size_t overflow = 0;
     const bool root = root_walk(depth);
@@ -255,15 +318,15 @@ class Simulator final : public MacroResolver {
           if (text.name.empty()) {
             break;
           }
-          m_macros.define({text.name, text.body, text.function_like, false}, here.sure_true(),
-                          here.unknown());
+          apply_define({text.name, text.body, text.function_like, false}, here.sure_true(),
+                       here.unknown());
           break;
         }
         case Directive::Undef: {
           const TruthMask here = reach();
           std::string_view name = first_identifier(rest);
           if (!name.empty()) {
-            m_macros.undefine(name, here.sure_true(), here.unknown());
+            apply_undefine(name, here.sure_true(), here.unknown());
           }
           break;
         }
@@ -280,7 +343,7 @@ class Simulator final : public MacroResolver {
         }
         case Directive::Pragma:
           if (reach().may_true != 0 && first_identifier(rest) == "once") {
-            m_once.push_back(path);
+            mark_once(path);
           }
           break;
         default:
@@ -317,7 +380,11 @@ class Simulator final : public MacroResolver {
   }
 
   void include(std::string_view from, std::string_view rest, TruthMask here, std::size_t depth) {
-    if (m_setup.includes == nullptr || m_budget_warned) {
+    if (m_setup.includes == nullptr) {
+      return;
+    }
+    if (m_budget_warned) {
+      mark_impure();
       return;
     }
     const IncludeTarget target = parse_include(rest);
@@ -329,10 +396,17 @@ class Simulator final : public MacroResolver {
       return;
     }
     const std::string_view path = header->path;
-    if (std::find(m_once.begin(), m_once.end(), path) != m_once.end()) {
+    const bool onced = std::find(m_once.begin(), m_once.end(), path) != m_once.end();
+    for (Builder* builder : m_builders) {
+      if (builder->once_seen.insert(path).second) {
+        builder->recording.once_reads.emplace_back(path, onced);
+      }
+    }
+    if (onced) {
       return;
     }
     if (std::find(m_stack.begin(), m_stack.end(), path) != m_stack.end()) {
+      mark_impure();
       if (!m_cycle_warned && !has_include_guard(*header)) {
         m_cycle_warned = true;
         diagnose(m_include_line, m_include_column,
@@ -343,6 +417,7 @@ class Simulator final : public MacroResolver {
       return;
     }
     if (depth + 1 > m_setup.max_include_depth) {
+      mark_impure();
       if (!m_depth_warned) {
         m_depth_warned = true;
         diagnose(m_include_line, m_include_column,
@@ -353,12 +428,126 @@ class Simulator final : public MacroResolver {
       }
       return;
     }
+    HeaderMemo* memo = m_setup.includes->memo();
+    const HeaderMemo::Key key{header, here.may_true, here.may_false};
+    if (memo != nullptr) {
+      for (const auto& recording : memo->find(key)) {
+        if (replayable(*recording, depth)) {
+          replay(*recording);
+          return;
+        }
+      }
+    }
+    Builder builder;
+    builder.first_directive = m_directives;
+    builder.base_depth = depth + 1;
+    m_builders.push_back(&builder);
     m_stack.push_back(path);
     walk(header->list(), path, here, depth + 1);
     m_stack.pop_back();
+    m_builders.pop_back();
+    if (memo != nullptr && !builder.impure) {
+      builder.recording.directives = m_directives - builder.first_directive;
+      memo->add(key, std::make_shared<const HeaderRecording>(std::move(builder.recording)));
+    }
+  }
+
+  // A recording replays exactly what a walk from here would do when every name it read has the
+  // value it had, every `#pragma once` it saw is as it was, none of the headers it walked is
+  // open now, and the depth and directive limits leave room for all of it.
+  bool replayable(const HeaderRecording& recording, std::size_t depth) const {
+    if (depth + 1 + recording.depth > m_setup.max_include_depth ||
+        m_directives + recording.directives > m_setup.max_directives) {
+      return false;
+    }
+    for (std::string_view walked : recording.walked) {
+      if (std::find(m_stack.begin(), m_stack.end(), walked) != m_stack.end()) {
+        return false;
+      }
+    }
+    for (const auto& [path, onced] : recording.once_reads) {
+      if ((std::find(m_once.begin(), m_once.end(), path) != m_once.end()) != onced) {
+        return false;
+      }
+    }
+    MacroResolution now[k_world_count];
+    for (const MemoRead& read : recording.reads) {
+      // Validation reads are not the walk's reads: keep them out of any recording.
+      m_suspended = true;
+      resolve_worlds(read.name, k_all_worlds, now);
+      m_suspended = false;
+      for (std::size_t w = 0; w < k_world_count; ++w) {
+        if (!same_resolution(now[w], read.worlds[w])) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  void replay(const HeaderRecording& recording) {
+    for (Builder* builder : m_builders) {
+      for (const MemoRead& read : recording.reads) {
+        if (builder->touched.insert(read.name).second) {
+          builder->recording.reads.push_back(read);
+        }
+      }
+      for (const auto& [path, onced] : recording.once_reads) {
+        if (builder->once_seen.insert(path).second) {
+          builder->recording.once_reads.emplace_back(path, onced);
+        }
+      }
+      builder->recording.walked.insert(builder->recording.walked.end(), recording.walked.begin(),
+                                       recording.walked.end());
+    }
+    for (const MemoOp& op : recording.ops) {
+      switch (op.kind) {
+        case MemoOp::Kind::Define:
+          apply_define(op.definition, op.sure, op.maybe);
+          break;
+        case MemoOp::Kind::Undefine:
+          apply_undefine(op.name, op.sure, op.maybe);
+          break;
+        case MemoOp::Kind::Once:
+          mark_once(op.name);
+          break;
+      }
+    }
+    m_directives += recording.directives;
+  }
+
+  void apply_define(const MacroDefinition& definition, WorldMask sure, WorldMask maybe) {
+    m_macros.define(definition, sure, maybe);
+    for (Builder* builder : m_builders) {
+      builder->touched.insert(std::string(definition.name));
+      builder->recording.ops.push_back({MemoOp::Kind::Define, definition, {}, sure, maybe});
+    }
+  }
+
+  void apply_undefine(std::string_view name, WorldMask sure, WorldMask maybe) {
+    m_macros.undefine(name, sure, maybe);
+    for (Builder* builder : m_builders) {
+      builder->touched.insert(std::string(name));
+      builder->recording.ops.push_back({MemoOp::Kind::Undefine, {}, name, sure, maybe});
+    }
+  }
+
+  void mark_once(std::string_view path) {
+    m_once.push_back(path);
+    for (Builder* builder : m_builders) {
+      builder->once_seen.insert(path);
+      builder->recording.ops.push_back({MemoOp::Kind::Once, {}, path, 0, 0});
+    }
+  }
+
+  void mark_impure() {
+    for (Builder* builder : m_builders) {
+      builder->impure = true;
+    }
   }
 
   void budget_exhausted() {
+    mark_impure();
     if (m_budget_warned) {
       return;
     }
@@ -387,8 +576,8 @@ class Simulator final : public MacroResolver {
   bool m_budget_warned = false;
   bool m_cycle_warned = false;
   bool m_depth_warned = false;
-  mutable std::string_view m_last_name;
-  mutable PlatformMacro m_last_kind = PlatformMacro::None;
+  std::vector<Builder*> m_builders;  // the header walks being recorded, outermost first
+  mutable bool m_suspended = false;  // validating a recording: its reads are not recorded
 };
 
 void Simulator::decide_paths() {

@@ -8,6 +8,7 @@
 #include "lex/pp_directives.h"
 #include "lex/pp_expression.h"
 #include "lex/pp_macros.h"
+#include "lex/pp_memo.h"
 #include "lex/token.h"
 
 namespace gpuport {
@@ -21,6 +22,8 @@ class IncludeSource {
   // The skeleton of `target` included from the file at `from` (a path relative to the scan
   // root); nullptr when it is not a file of the project (a system or toolkit header).
   virtual const HeaderSkeleton* find(std::string_view from, const IncludeTarget& target) = 0;
+  // Where header walks are recorded and replayed across files; none when null.
+  virtual HeaderMemo* memo() { return nullptr; }
 };
 
 struct PreprocessorSetup {

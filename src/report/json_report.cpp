@@ -53,7 +53,7 @@ void summary(JsonWriter& w, const ScanResult& result) {
     w.field(scope_name(static_cast<Scope>(i)), scopes[i]);
   }
   w.end_object();
-  const AmdBuildCounts amd = count_amd_build(result);
+  const AmdBuildTally amd = count_amd_build(result);
   w.key("findings_by_amd_build");
   w.begin_object();
   w.field("compiled", amd.compiled);
@@ -174,6 +174,17 @@ void languages(JsonWriter& w, const ScanResult& result) {
   w.end_object();
 }
 
+// {"compiled", "excluded", "excluded_with_alternative", "unknown"} under "amd_build".
+void tally(JsonWriter& w, const AmdBuildTally& amd) {
+  w.key("amd_build");
+  w.begin_object();
+  w.field("compiled", amd.compiled);
+  w.field("excluded", amd.excluded);
+  w.field("excluded_with_alternative", amd.excluded_with_alternative);
+  w.field("unknown", amd.unknown);
+  w.end_object();
+}
+
 void components(JsonWriter& w, const ScanResult& result) {
   w.key("components");
   w.begin_array();
@@ -185,7 +196,9 @@ void components(JsonWriter& w, const ScanResult& result) {
     w.field("amd_equivalent", component.amd_equivalent);
     w.field("cost", component.cost);
     w.field("findings", component.findings);
+    w.field("findings_outside_product", component.findings_outside_product);
     w.field("effort_hours", component.effort_hours);
+    tally(w, component.amd);
     w.key("evidence");
     w.begin_array();
     for (const Evidence& item : component.evidence) {

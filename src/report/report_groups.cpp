@@ -242,8 +242,8 @@ const ExcludedSource* find_excluded_source(const ScanResult& result, std::string
   return it != result.excluded_sources.end() && it->file == file ? &*it : nullptr;
 }
 
-AmdBuildCounts count_amd_build(const ScanResult& result) {
-  AmdBuildCounts counts;
+AmdBuildTally count_amd_build(const ScanResult& result) {
+  AmdBuildTally counts;
   for (const Finding& finding : result.findings) {
     counts.add(finding.amd());
   }
@@ -256,6 +256,67 @@ std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& resul
     ++counts[static_cast<std::size_t>(finding.scope)];
   }
   return counts;
+}
+
+std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t max) {
+  std::map<std::tuple<std::string, std::uint32_t, bool>, ExcludedGroup> groups;
+  for (const Finding& finding : result.findings) {
+    if (finding.scope != Scope::Product || finding.amd_state != AmdBuildState::Excluded) {
+      continue;
+    }
+    ExcludedGroup key;
+    if (finding.guard_line != 0) {
+      key.file = finding.file;
+      key.line = finding.guard_line;
+      if (const GuardLine* guard = find_guard(result, finding.file, finding.guard_line)) {
+        key.text = guard->text;
+      }
+    } else if (const ExcludedSource* source = find_excluded_source(result, finding.file)) {
+      key.file = source->where.file;
+      key.line = source->where.line;
+      key.text = source->where.text;
+      key.build = true;
+    } else {
+      continue;
+    }
+    auto [it, inserted] = groups.try_emplace({key.file, key.line, key.build}, std::move(key));
+    ++it->second.findings;
+    it->second.with_alternative += finding.amd_alternative ? 1 : 0;
+  }
+  std::vector<ExcludedGroup> out;
+  out.reserve(groups.size());
+  for (auto& [key, group] : groups) {
+    out.push_back(std::move(group));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ExcludedGroup& a, const ExcludedGroup& b) {
+    return a.findings > b.findings;
+  });
+  if (out.size() > max) {
+    out.resize(max);
+  }
+  return out;
+}
+
+AmdView amd_view(const ScanResult& result) {
+  AmdView view;
+  const auto catalog = rule_catalog();
+  for (const Finding& finding : result.findings) {
+    if (finding.scope != Scope::Product) {
+      ++view.outside_product;
+      continue;
+    }
+    if (finding.amd_state == AmdBuildState::Excluded) {
+      ++view.excluded;
+      view.excluded_with_alternative += finding.amd_alternative ? 1 : 0;
+      continue;
+    }
+    ++view.open;
+    const Tier tier = catalog[finding.rule].tier;
+    if (!view.highest || tier > *view.highest) {
+      view.highest = tier;
+    }
+  }
+  return view;
 }
 
 std::string_view launch_kind_name(LaunchKind kind) {

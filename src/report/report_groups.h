@@ -69,30 +69,33 @@ const GuardLine* find_guard(const ScanResult& result, std::string_view file, std
 // The build line that leaves `file` out of the AMD build (null when no build file does).
 const ExcludedSource* find_excluded_source(const ScanResult& result, std::string_view file);
 
-// Findings per AMD-build state, and how many of the excluded ones have an AMD alternative.
-struct AmdBuildCounts {
-  std::size_t compiled = 0;
-  std::size_t excluded = 0;
-  std::size_t excluded_with_alternative = 0;
-  std::size_t unknown = 0;
-  void add(const AmdBuild& amd) {
-    switch (amd.state) {
-      case AmdBuildState::Compiled:
-        ++compiled;
-        break;
-      case AmdBuildState::Excluded:
-        ++excluded;
-        excluded_with_alternative += amd.alternative ? 1 : 0;
-        break;
-      case AmdBuildState::Unknown:
-        ++unknown;
-        break;
-    }
-  }
-};
-AmdBuildCounts count_amd_build(const ScanResult& result);
+// Findings per AMD-build state.
+AmdBuildTally count_amd_build(const ScanResult& result);
 // Findings per scope, in Scope order.
 std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& result);
+
+// The code the AMD build leaves out, grouped by what leaves it out: an #if line (`line` of
+// `file`) or a build line (`build`), with the product findings it holds. Largest first.
+struct ExcludedGroup {
+  std::string file;  // of the guard, or of the build file
+  std::uint32_t line = 0;
+  std::string text;
+  bool build = false;  // a build file leaves whole sources out
+  std::size_t findings = 0;
+  std::size_t with_alternative = 0;
+};
+std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t max);
+
+// The highest tier among product findings the AMD build compiles or may compile (not those it
+// leaves out), and how many such findings there are.
+struct AmdView {
+  std::optional<Tier> highest;
+  std::size_t open = 0;      // compiled or unknown
+  std::size_t excluded = 0;  // left out
+  std::size_t excluded_with_alternative = 0;
+  std::size_t outside_product = 0;
+};
+AmdView amd_view(const ScanResult& result);
 // Short feature tags of a kernel for the text and Markdown lists: "wmma warp ptx(mma.sync)".
 std::string kernel_feature_tags(const KernelFeatures& features);
 

@@ -15,6 +15,34 @@ std::string position(std::string_view file, std::uint32_t line) {
   return line > 0 ? fmt::format("{}:{}", printable(file), line) : printable(file);
 }
 
+// "24 excluded (24 with an AMD alternative), 2 compiled, 1 unknown"; empty when nothing is
+// decided (a row of Python or config findings).
+std::string amd_build_phrase(const AmdBuildTally& amd) {
+  if (amd.compiled == 0 && amd.excluded == 0) {
+    return {};
+  }
+  std::string out;
+  auto part = [&](std::string text) {
+    if (!out.empty()) {
+      out += ", ";
+    }
+    out += text;
+  };
+  if (amd.compiled > 0) {
+    part(fmt::format("{} compiled", amd.compiled));
+  }
+  if (amd.excluded > 0) {
+    part(amd.excluded_with_alternative > 0
+             ? fmt::format("{} excluded ({} with an AMD alternative)", amd.excluded,
+                           amd.excluded_with_alternative)
+             : fmt::format("{} excluded", amd.excluded));
+  }
+  if (amd.unknown > 0) {
+    part(fmt::format("{} unknown", amd.unknown));
+  }
+  return out;
+}
+
 class TextWriter {
  public:
   // The findings by rule serve two sections: one pass over the findings, not two.
@@ -73,8 +101,16 @@ class TextWriter {
       rows.push_back({std::string(tier_name(component.layer)), printable(component.name),
                       printable(component.amd_status), std::to_string(component.findings),
                       evidence});
-      notes.push_back(fmt::format("AMD: {}; cost: {}", printable(component.amd_equivalent),
-                                  printable(component.cost)));
+      // What the AMD build does with the row's code comes first: the catalog's text after it
+      // is the same for every repository.
+      std::string note;
+      const std::string build = amd_build_phrase(component.amd);
+      if (!build.empty()) {
+        note = "AMD build: " + build + ". ";
+      }
+      note += fmt::format("AMD: {}; cost: {}", printable(component.amd_equivalent),
+                          printable(component.cost));
+      notes.push_back(std::move(note));
     }
     table({{"Layer", Align::Left, Shrink::Fixed, 10, KeepEnd::Start, tier_color},
            {"Component", Align::Left, Shrink::Allowed, 16, KeepEnd::Start, nullptr, 26},
@@ -82,6 +118,26 @@ class TextWriter {
            {"N", Align::Right, Shrink::Fixed, 1},
            {"First evidence", Align::Left, Shrink::Allowed, 16, KeepEnd::End}},
           rows, notes);
+    scope_line();
+  }
+
+  // Findings of tests, examples, vendored and generated code: listed, not counted above.
+  void scope_line() {
+    const auto scopes = findings_by_scope(m_result);
+    std::string parts;
+    for (std::size_t i = 1; i < k_scope_count; ++i) {
+      if (scopes[i] == 0) {
+        continue;
+      }
+      parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", scopes[i],
+                           scope_name(static_cast<Scope>(i)));
+    }
+    if (!parts.empty()) {
+      line(
+          fmt::format("  Product code only. Outside it, not counted as port work: {} "
+                      "(--format json lists them)",
+                      parts));
+    }
   }
 
   void inventory() {
@@ -160,11 +216,69 @@ class TextWriter {
     }
   }
 
+  void amd_build() {
+    const AmdBuildPath& path = m_result.amd_build;
+    if (!path.exists) {
+      line(
+          "  AMD build: none found (no HIP build file, ROCm branch of a build script or "
+          "cuda->hip shim header).");
+    } else {
+      line("  AMD build: exists.");
+      for (std::size_t i = 0; i < path.setup.size() && i < 2; ++i) {
+        line(fmt::format("    set up in    {}  {}",
+                         position(path.setup[i].file, path.setup[i].line),
+                         printable(path.setup[i].text)));
+      }
+      for (std::size_t i = 0; i < path.switches.size() && i < 2; ++i) {
+        line(fmt::format("    switch       {}  {}",
+                         position(path.switches[i].file, path.switches[i].line),
+                         printable(path.switches[i].text)));
+      }
+      for (std::size_t i = 0; i < path.shims.size() && i < 2; ++i) {
+        line(fmt::format("    shim header  {}", position(path.shims[i].file, path.shims[i].line)));
+      }
+      for (std::size_t i = 0; i < path.ci.size() && i < 2; ++i) {
+        line(fmt::format("    CI/container {}", position(path.ci[i].file, path.ci[i].line)));
+      }
+    }
+    if (path.kernel_files > 0) {
+      const std::uint32_t open =
+          path.kernel_files - path.kernel_files_compiled - path.kernel_files_excluded;
+      line(fmt::format(
+          "  Kernel files of the product the AMD build compiles: {} of {} ({:.0f} %){}{}",
+          path.kernel_files_compiled, path.kernel_files,
+          100.0 * path.kernel_files_compiled / path.kernel_files,
+          path.kernel_files_excluded > 0
+              ? fmt::format(", leaves out {}", path.kernel_files_excluded)
+              : std::string(),
+          open > 0 ? fmt::format(", {} undecided", open) : std::string()));
+    }
+    const AmdView view = amd_view(m_result);
+    if (view.excluded == 0) {
+      return;
+    }
+    line(
+        fmt::format("  Product findings in code the AMD build leaves out: {} ({} with an AMD "
+                    "alternative). Largest groups:",
+                    view.excluded, view.excluded_with_alternative));
+    std::vector<std::vector<std::string>> rows;
+    for (const ExcludedGroup& group : excluded_groups(m_result, 5)) {
+      rows.push_back({printable(group.text), std::to_string(group.findings),
+                      std::to_string(group.with_alternative), position(group.file, group.line)});
+    }
+    table({{"Left out by", Align::Left, Shrink::Allowed, 16},
+           {"N", Align::Right, Shrink::Fixed, 1},
+           {"Alt", Align::Right, Shrink::Fixed, 3},
+           {"Where", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
+          rows);
+  }
+
   void amd_path() {
     title("Existing AMD path");
+    amd_build();
     const auto signs = amd_path_by_kind(m_result);
     if (signs.empty()) {
-      line("  None found: no HIP guards, ROCm images, HIP build targets or cuda->hip shims.");
+      line("  No HIP guards, ROCm images, HIP build targets or cuda->hip shims.");
       return;
     }
     std::vector<std::vector<std::string>> rows;
@@ -220,13 +334,25 @@ class TextWriter {
   void verdict() {
     m_out += '\n';
     std::string text;
+    const AmdView view = amd_view(m_result);
     if (m_by_rule.empty()) {
       text = "Verdict: no CUDA-specific findings.";
+    } else if (!view.highest) {
+      text = fmt::format(
+          "Verdict: no finding in product code the AMD build compiles ({} in code "
+          "it leaves out, {} outside the product). Every finding: --format json",
+          view.excluded, view.outside_product);
     } else {
-      // findings_by_rule lists the highest tier first.
-      const std::string tier(tier_name(m_by_rule.front().rule->tier));
-      text = fmt::format("Verdict: highest tier {} ({} findings). Every finding: --format json",
-                         styled(tier, tier_color(tier), m_options.color), m_result.findings.size());
+      const std::string tier(tier_name(*view.highest));
+      text = fmt::format(
+          "Verdict: highest tier {} in product code the AMD build compiles or may "
+          "compile ({} findings",
+          styled(tier, tier_color(tier), m_options.color), view.open);
+      if (view.excluded > 0) {
+        text += fmt::format("; {} more in code it leaves out, {} with an AMD alternative",
+                            view.excluded, view.excluded_with_alternative);
+      }
+      text += "). Every finding: --format json";
     }
     m_out += text;
     m_out += '\n';

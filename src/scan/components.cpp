@@ -42,7 +42,14 @@ std::vector<Component> build_components(const ScanResult& result) {
   std::span<const RuleInfo> catalog = rule_catalog();
   // Each rule's row, found by name once: a scan has ~100 rules and can have ~200,000 findings.
   std::vector<Component*> row_of_rule(catalog.size(), nullptr);
+  // Findings outside the product are tallied on their row only when the row has product
+  // findings too; a row made of them alone is not port work and is left out of the table.
+  std::vector<std::uint32_t> outside(catalog.size(), 0);
   for (const Finding& finding : result.findings) {
+    if (finding.scope != Scope::Product) {
+      ++outside[finding.rule];
+      continue;
+    }
     const RuleInfo& rule = catalog[finding.rule];
     Component*& row = row_of_rule[finding.rule];
     if (row == nullptr) {
@@ -52,15 +59,31 @@ std::vector<Component> build_components(const ScanResult& result) {
     component.layer = std::max(component.layer, rule.tier);
     component.findings += 1;
     component.effort_hours += rule.effort_hours;
+    component.amd.add(finding.amd());
     add_evidence(component, finding.file, finding.line);
   }
-  if (!result.kernels.empty()) {
-    Component& kernels = row_for(rows, k_custom_kernels_component);
-    kernels.layer = std::max(kernels.layer, Tier::Mechanical);
-    kernels.findings += static_cast<std::uint32_t>(result.kernels.size());
-    for (const Kernel& kernel : result.kernels) {
-      add_evidence(kernels, kernel.file, kernel.line);
+  for (std::size_t rule = 0; rule < catalog.size(); ++rule) {
+    if (outside[rule] > 0 && row_of_rule[rule] != nullptr) {
+      row_of_rule[rule]->findings_outside_product += outside[rule];
     }
+  }
+  std::uint32_t kernels_outside = 0;
+  Component* kernels = nullptr;
+  for (const Kernel& kernel : result.kernels) {
+    if (kernel.scope != Scope::Product) {
+      ++kernels_outside;
+      continue;
+    }
+    if (kernels == nullptr) {
+      kernels = &row_for(rows, k_custom_kernels_component);
+      kernels->layer = std::max(kernels->layer, Tier::Mechanical);
+    }
+    kernels->findings += 1;
+    kernels->amd.add(kernel.amd);
+    add_evidence(*kernels, kernel.file, kernel.line);
+  }
+  if (kernels != nullptr) {
+    kernels->findings_outside_product = kernels_outside;
   }
   std::vector<Component> table;
   table.reserve(rows.size());

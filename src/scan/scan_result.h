@@ -100,15 +100,42 @@ struct Evidence {
   std::uint32_t line = 0;
 };
 
-// One row of the portability table, aggregated from findings of rules naming this component.
+// Items per AMD-build state; excluded_with_alternative is a part of excluded.
+struct AmdBuildTally {
+  std::uint32_t compiled = 0;
+  std::uint32_t excluded = 0;
+  std::uint32_t excluded_with_alternative = 0;
+  std::uint32_t unknown = 0;
+
+  void add(const AmdBuild& amd) {
+    switch (amd.state) {
+      case AmdBuildState::Compiled:
+        ++compiled;
+        break;
+      case AmdBuildState::Excluded:
+        ++excluded;
+        excluded_with_alternative += amd.alternative ? 1 : 0;
+        break;
+      case AmdBuildState::Unknown:
+        ++unknown;
+        break;
+    }
+  }
+  std::uint32_t total() const { return compiled + excluded + unknown; }
+};
+
+// One row of the portability table, aggregated from the product code's findings of rules naming
+// this component (tests, examples, vendored and generated code are counted apart).
 struct Component {
   std::string name;
   Tier layer = Tier::Framework;  // the highest tier among its findings
   std::string amd_status;
   std::string amd_equivalent;
   std::string cost;
-  std::uint32_t findings = 0;
+  std::uint32_t findings = 0;  // in product code
+  std::uint32_t findings_outside_product = 0;
   double effort_hours = 0;
+  AmdBuildTally amd;               // the product findings by AMD-build state
   std::vector<Evidence> evidence;  // first few, sorted
 };
 
@@ -185,9 +212,9 @@ struct ScanResult {
   std::vector<Component> components;  // sorted by layer (highest first), then name
   std::vector<AmdPathSign> amd_path;
   AmdBuildPath amd_build;
-  std::vector<GuardLine> guards;                // sorted by file, line
+  std::vector<GuardLine> guards;                 // sorted by file, line
   std::vector<ExcludedSource> excluded_sources;  // sorted by file
-  std::vector<SkippedEntry> skipped;  // sorted by path
+  std::vector<SkippedEntry> skipped;             // sorted by path
   std::vector<FileWarning> warnings;
   double seconds = 0;
 };

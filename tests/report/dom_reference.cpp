@@ -57,7 +57,7 @@ Json summary(const ScanResult& result) {
     by_scope[std::string(scope_name(static_cast<Scope>(i)))] = scopes[i];
   }
   out["findings_by_scope"] = by_scope;
-  const AmdBuildCounts amd = count_amd_build(result);
+  const AmdBuildTally amd = count_amd_build(result);
   out["findings_by_amd_build"] = {{"compiled", amd.compiled},
                                   {"excluded", amd.excluded},
                                   {"excluded_with_alternative", amd.excluded_with_alternative},
@@ -131,7 +131,12 @@ Json components(const ScanResult& result) {
     row["amd_equivalent"] = str(component.amd_equivalent);
     row["cost"] = str(component.cost);
     row["findings"] = component.findings;
+    row["findings_outside_product"] = component.findings_outside_product;
     row["effort_hours"] = component.effort_hours;
+    row["amd_build"] = {{"compiled", component.amd.compiled},
+                        {"excluded", component.amd.excluded},
+                        {"excluded_with_alternative", component.amd.excluded_with_alternative},
+                        {"unknown", component.amd.unknown}};
     row["evidence"] = evidence_list(component.evidence);
     list.push_back(std::move(row));
   }

@@ -62,11 +62,25 @@ std::string ProjectHeaders::resolve(std::string_view from, const IncludeTarget& 
 }
 
 const HeaderSkeleton* ProjectHeaders::find(std::string_view from, const IncludeTarget& target) {
-  std::string path = resolve(from, target);
-  if (path.empty()) {
+  if (!target.valid) {
     return nullptr;
   }
-  return skeleton(path);
+  // Resolution depends on the folder of `from` (the file itself only breaks ties between equally
+  // near candidates, which a file never is for its own includes).
+  std::string key(parent_folder(from));
+  key += target.angled ? '<' : '"';
+  key += target.header;
+  {
+    std::lock_guard lock(m_mutex);
+    if (auto it = m_resolved.find(key); it != m_resolved.end()) {
+      return it->second;
+    }
+  }
+  std::string path = resolve(from, target);
+  const HeaderSkeleton* found = path.empty() ? nullptr : skeleton(path);
+  std::lock_guard lock(m_mutex);
+  m_resolved.emplace(std::move(key), found);
+  return found;
 }
 
 const HeaderSkeleton* ProjectHeaders::skeleton(const std::string& path) {

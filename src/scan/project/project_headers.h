@@ -28,6 +28,7 @@ class ProjectHeaders final : public IncludeSource {
   std::string resolve(std::string_view from, const IncludeTarget& target) const;
 
   std::size_t headers_read() const;
+  HeaderMemo* memo() override { return &m_memo; }
 
  private:
   const HeaderSkeleton* skeleton(const std::string& path);
@@ -38,6 +39,10 @@ class ProjectHeaders final : public IncludeSource {
   mutable std::mutex m_mutex;
   // nullptr: a header that could not be read.
   std::unordered_map<std::string, std::unique_ptr<HeaderSkeleton>> m_skeletons;
+  // An #include as seen from a folder -> its skeleton (nullptr: not a project file). Most files
+  // include the same few headers; resolving them once per folder saves the path searches.
+  std::unordered_map<std::string, const HeaderSkeleton*> m_resolved;
+  HeaderMemo m_memo;
 };
 
 }  // namespace gpuport
