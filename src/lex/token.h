@@ -82,6 +82,7 @@ struct Token {
   std::uint8_t reserved = 0;
 
   bool in_directive() const { return (flags & k_token_in_directive) != 0; }
+  bool off_path() const { return (flags & k_token_off_path) != 0; }
 };
 static_assert(sizeof(Token) == 16);
 

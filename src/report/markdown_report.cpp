@@ -77,15 +77,30 @@ class MarkdownWriter {
       : m_result(result), m_options(options) {}
 
   std::string render() {
-    const auto highest = highest_tier(m_result);
+    const AmdView view = amd_view(m_result);
     m_out += "## gpuport scan\n\n";
     m_out += fmt::format("**{}** files, {} scanned in {:.2f} s. ", m_result.files_scanned,
                          format_megabytes(m_result.bytes_scanned), m_result.seconds);
-    if (highest) {
-      m_out += fmt::format("Highest tier: **{}** ({} findings).\n", tier_name(*highest),
-                           m_result.findings.size());
-    } else {
+    if (m_result.findings.empty()) {
       m_out += "No CUDA-specific findings.\n";
+    } else if (!view.highest) {
+      m_out += "No finding in product code the AMD build compiles.";
+    } else {
+      m_out += fmt::format(
+          "Highest tier in product code the AMD build compiles: **{}** ({} "
+          "findings).",
+          tier_name(*view.highest), view.open);
+    }
+    if (!m_result.findings.empty()) {
+      if (view.excluded > 0) {
+        m_out += fmt::format(" {} more in code it leaves out ({} with an AMD alternative).",
+                             view.excluded, view.excluded_with_alternative);
+      }
+      if (view.outside_product > 0) {
+        m_out += fmt::format(" {} outside the product (tests, examples, vendored, generated).",
+                             view.outside_product);
+      }
+      m_out += "\n";
     }
     portability();
     inventory();
@@ -115,8 +130,9 @@ class MarkdownWriter {
       m_out += "No CUDA-specific components found.\n";
       return;
     }
-    header({"Layer", "Component", "AMD status", "AMD equivalent", "Cost", "Findings", "Evidence"},
-           "|---|---|---|---|---|--:|---|");
+    header({"Layer", "Component", "AMD status", "AMD equivalent", "Cost", "Findings", "AMD build",
+            "Evidence"},
+           "|---|---|---|---|---|--:|---|---|");
     for (const Component& component : m_result.components) {
       std::string evidence;
       if (!component.evidence.empty()) {
@@ -124,7 +140,7 @@ class MarkdownWriter {
       }
       row({std::string(tier_name(component.layer)), cell(component.name),
            cell(component.amd_status), cell(component.amd_equivalent), cell(component.cost),
-           std::to_string(component.findings), evidence});
+           std::to_string(component.findings), cell(amd_build_phrase(component.amd)), evidence});
     }
   }
 
@@ -178,11 +194,60 @@ class MarkdownWriter {
     }
   }
 
+  void amd_build() {
+    const AmdBuildPath& path = m_result.amd_build;
+    if (!path.exists) {
+      m_out +=
+          "**AMD build:** none found (no HIP build file, ROCm branch of a build script or "
+          "cuda->hip shim header).\n\n";
+    } else {
+      m_out += "**AMD build:** exists.\n\n";
+      auto lines = [&](std::string_view label, const std::vector<BuildLine>& items) {
+        for (std::size_t i = 0; i < items.size() && i < 3; ++i) {
+          m_out += fmt::format("- {} {} {}\n", label, position(items[i].file, items[i].line),
+                               code(items[i].text));
+        }
+      };
+      lines("set up in", path.setup);
+      lines("switch", path.switches);
+      for (std::size_t i = 0; i < path.shims.size() && i < 3; ++i) {
+        m_out +=
+            fmt::format("- shim header {}\n", position(path.shims[i].file, path.shims[i].line));
+      }
+      for (std::size_t i = 0; i < path.ci.size() && i < 3; ++i) {
+        m_out += fmt::format("- CI/container {}\n", position(path.ci[i].file, path.ci[i].line));
+      }
+      m_out += "\n";
+    }
+    if (path.kernel_files > 0) {
+      m_out += fmt::format(
+          "Kernel files of the product the AMD build compiles: **{} of {}** "
+          "({} left out, {} undecided).\n\n",
+          path.kernel_files_compiled, path.kernel_files, path.kernel_files_excluded,
+          path.kernel_files - path.kernel_files_compiled - path.kernel_files_excluded);
+    }
+    const auto groups = excluded_groups(m_result, 5);
+    if (!groups.empty()) {
+      header({"Left out of the AMD build by", "Findings", "With AMD alternative", "First place"},
+             "|---|--:|--:|---|");
+      for (const ExcludedGroup& group : groups) {
+        std::string where = position(group.file, group.line);
+        if (group.places > 1) {
+          where += fmt::format(" (+{} more)", group.places - 1);
+        }
+        row({code(group.text), std::to_string(group.findings),
+             std::to_string(group.with_alternative), where});
+      }
+      m_out += "\n";
+    }
+  }
+
   void amd_path() {
     m_out += "\n### Existing AMD path\n\n";
+    amd_build();
     const auto signs = amd_path_by_kind(m_result);
     if (signs.empty()) {
-      m_out += "None found.\n";
+      m_out += "No HIP guards, ROCm images, HIP build targets or cuda->hip shims.\n";
       return;
     }
     header({"Sign", "Count", "First"}, "|---|--:|---|");
@@ -213,7 +278,8 @@ class MarkdownWriter {
     }
     m_out += fmt::format("\n<details>\n<summary>All {} findings</summary>\n\n",
                          m_result.findings.size());
-    header({"Location", "Rule", "Tier", "Excerpt"}, "|---|---|---|---|");
+    header({"Location", "Rule", "Tier", "Scope", "AMD build", "Excerpt"},
+           "|---|---|---|---|---|---|");
     std::size_t listed = 0;
     for (const Finding& finding : m_result.findings) {
       if (listed == k_max_listed_findings) {
@@ -223,8 +289,13 @@ class MarkdownWriter {
       if (rule == nullptr) {
         continue;
       }
+      std::string amd(amd_state_name(finding.amd_state));
+      if (finding.amd_state == AmdBuildState::Excluded && finding.amd_alternative) {
+        amd += ", alternative";
+      }
       row({position(finding.file, finding.line), std::string(rule->id),
-           std::string(tier_name(rule->tier)), code(finding.excerpt)});
+           std::string(tier_name(rule->tier)), std::string(scope_name(finding.scope)), amd,
+           code(finding.excerpt)});
       ++listed;
     }
     if (m_result.findings.size() > listed) {

@@ -1,8 +1,11 @@
 // Counts and orderings shared by the writers; nothing here looks at source text.
 #include "report/report_groups.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "source/walker.h"
 
@@ -258,35 +261,76 @@ std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& resul
   return counts;
 }
 
+namespace {
+
+// "#ifdef  NEW_MMA_AVAILABLE // ..." -> "#ifdef NEW_MMA_AVAILABLE".
+std::string normalized_directive(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.substr(i, 2) == "//" || text.substr(i, 2) == "/*") {
+      break;
+    }
+    const char c = text[i];
+    if (c == ' ' || c == '\t') {
+      if (!out.empty() && out.back() != ' ' && out.back() != '#') {
+        out += ' ';
+      }
+      continue;
+    }
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') {
+    out.pop_back();
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t max) {
-  std::map<std::tuple<std::string, std::uint32_t, bool>, ExcludedGroup> groups;
+  struct Group {
+    ExcludedGroup group;
+    std::set<std::pair<std::string, std::uint32_t>> places;
+  };
+  std::map<std::pair<std::string, bool>, Group> groups;
   for (const Finding& finding : result.findings) {
     if (finding.scope != Scope::Product || finding.amd_state != AmdBuildState::Excluded) {
       continue;
     }
-    ExcludedGroup key;
+    std::string file;
+    std::uint32_t line = 0;
+    std::string text;
+    bool build = false;
     if (finding.guard_line != 0) {
-      key.file = finding.file;
-      key.line = finding.guard_line;
-      if (const GuardLine* guard = find_guard(result, finding.file, finding.guard_line)) {
-        key.text = guard->text;
-      }
+      file = finding.file;
+      line = finding.guard_line;
+      const GuardLine* guard = find_guard(result, finding.file, finding.guard_line);
+      text = normalized_directive(guard != nullptr ? std::string_view(guard->text)
+                                                   : std::string_view());
     } else if (const ExcludedSource* source = find_excluded_source(result, finding.file)) {
-      key.file = source->where.file;
-      key.line = source->where.line;
-      key.text = source->where.text;
-      key.build = true;
+      file = source->where.file;
+      line = source->where.line;
+      text = source->where.text;
+      build = true;
     } else {
       continue;
     }
-    auto [it, inserted] = groups.try_emplace({key.file, key.line, key.build}, std::move(key));
-    ++it->second.findings;
-    it->second.with_alternative += finding.amd_alternative ? 1 : 0;
+    Group& entry = groups[{text, build}];
+    if (entry.places.empty() || std::pair(file, line) < *entry.places.begin()) {
+      entry.group.file = file;
+      entry.group.line = line;
+    }
+    entry.places.emplace(file, line);
+    entry.group.text = text;
+    entry.group.build = build;
+    ++entry.group.findings;
+    entry.group.with_alternative += finding.amd_alternative ? 1 : 0;
   }
   std::vector<ExcludedGroup> out;
   out.reserve(groups.size());
-  for (auto& [key, group] : groups) {
-    out.push_back(std::move(group));
+  for (auto& [key, entry] : groups) {
+    entry.group.places = entry.places.size();
+    out.push_back(std::move(entry.group));
   }
   std::stable_sort(out.begin(), out.end(), [](const ExcludedGroup& a, const ExcludedGroup& b) {
     return a.findings > b.findings;
@@ -317,6 +361,32 @@ AmdView amd_view(const ScanResult& result) {
     }
   }
   return view;
+}
+
+std::string amd_build_phrase(const AmdBuildTally& amd) {
+  if (amd.compiled == 0 && amd.excluded == 0) {
+    return {};
+  }
+  std::string out;
+  auto part = [&](std::string text) {
+    if (!out.empty()) {
+      out += ", ";
+    }
+    out += text;
+  };
+  if (amd.compiled > 0) {
+    part(fmt::format("{} compiled", amd.compiled));
+  }
+  if (amd.excluded > 0) {
+    part(amd.excluded_with_alternative > 0
+             ? fmt::format("{} excluded ({} with an AMD alternative)", amd.excluded,
+                           amd.excluded_with_alternative)
+             : fmt::format("{} excluded", amd.excluded));
+  }
+  if (amd.unknown > 0) {
+    part(fmt::format("{} unknown", amd.unknown));
+  }
+  return out;
 }
 
 std::string_view launch_kind_name(LaunchKind kind) {

@@ -74,13 +74,15 @@ AmdBuildTally count_amd_build(const ScanResult& result);
 // Findings per scope, in Scope order.
 std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& result);
 
-// The code the AMD build leaves out, grouped by what leaves it out: an #if line (`line` of
-// `file`) or a build line (`build`), with the product findings it holds. Largest first.
+// The code the AMD build leaves out, grouped by what leaves it out: one #if condition (the same
+// `#ifdef NEW_MMA_AVAILABLE` wherever it stands) or one build line, with the product findings
+// it holds and the first place it stands. Largest first.
 struct ExcludedGroup {
-  std::string file;  // of the guard, or of the build file
+  std::string text;  // the directive (comments and repeated blanks dropped), or the build line
+  std::string file;  // of its first guard, or the build file
   std::uint32_t line = 0;
-  std::string text;
-  bool build = false;  // a build file leaves whole sources out
+  bool build = false;      // a build file leaves whole sources out
+  std::size_t places = 0;  // distinct guard lines (or build lines)
   std::size_t findings = 0;
   std::size_t with_alternative = 0;
 };
@@ -96,6 +98,10 @@ struct AmdView {
   std::size_t outside_product = 0;
 };
 AmdView amd_view(const ScanResult& result);
+
+// "2 compiled, 24 excluded (24 with an AMD alternative), 1 unknown"; empty when nothing is
+// decided (a row of Python or config findings).
+std::string amd_build_phrase(const AmdBuildTally& amd);
 // Short feature tags of a kernel for the text and Markdown lists: "wmma warp ptx(mma.sync)".
 std::string kernel_feature_tags(const KernelFeatures& features);
 

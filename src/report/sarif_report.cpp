@@ -101,6 +101,11 @@ void result_of(JsonWriter& w, const Finding& finding, const RuleInfo& rule) {
   w.begin_object();
   w.field("tier", tier_name(rule.tier));
   w.field("context", context_name(finding.context));
+  w.field("scope", scope_name(finding.scope));
+  w.field("amd_build", amd_state_name(finding.amd_state));
+  if (finding.amd_state == AmdBuildState::Excluded) {
+    w.field("amd_alternative", finding.amd_alternative);
+  }
   w.end_object();
   w.end_object();
 }

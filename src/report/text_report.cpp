@@ -15,34 +15,6 @@ std::string position(std::string_view file, std::uint32_t line) {
   return line > 0 ? fmt::format("{}:{}", printable(file), line) : printable(file);
 }
 
-// "24 excluded (24 with an AMD alternative), 2 compiled, 1 unknown"; empty when nothing is
-// decided (a row of Python or config findings).
-std::string amd_build_phrase(const AmdBuildTally& amd) {
-  if (amd.compiled == 0 && amd.excluded == 0) {
-    return {};
-  }
-  std::string out;
-  auto part = [&](std::string text) {
-    if (!out.empty()) {
-      out += ", ";
-    }
-    out += text;
-  };
-  if (amd.compiled > 0) {
-    part(fmt::format("{} compiled", amd.compiled));
-  }
-  if (amd.excluded > 0) {
-    part(amd.excluded_with_alternative > 0
-             ? fmt::format("{} excluded ({} with an AMD alternative)", amd.excluded,
-                           amd.excluded_with_alternative)
-             : fmt::format("{} excluded", amd.excluded));
-  }
-  if (amd.unknown > 0) {
-    part(fmt::format("{} unknown", amd.unknown));
-  }
-  return out;
-}
-
 class TextWriter {
  public:
   // The findings by rule serve two sections: one pass over the findings, not two.
@@ -263,13 +235,17 @@ class TextWriter {
                     view.excluded, view.excluded_with_alternative));
     std::vector<std::vector<std::string>> rows;
     for (const ExcludedGroup& group : excluded_groups(m_result, 5)) {
+      std::string where = position(group.file, group.line);
+      if (group.places > 1) {
+        where += fmt::format(" (+{} more)", group.places - 1);
+      }
       rows.push_back({printable(group.text), std::to_string(group.findings),
-                      std::to_string(group.with_alternative), position(group.file, group.line)});
+                      std::to_string(group.with_alternative), where});
     }
     table({{"Left out by", Align::Left, Shrink::Allowed, 16},
            {"N", Align::Right, Shrink::Fixed, 1},
            {"Alt", Align::Right, Shrink::Fixed, 3},
-           {"Where", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
+           {"First place", Align::Left, Shrink::Allowed, 12, KeepEnd::End}},
           rows);
   }
 
@@ -333,26 +309,28 @@ class TextWriter {
 
   void verdict() {
     m_out += '\n';
-    std::string text;
     const AmdView view = amd_view(m_result);
+    if (view.excluded > 0) {
+      line(
+          fmt::format("  In code the AMD build leaves out: {} {}, {} with an AMD alternative "
+                      "(--format json lists all)",
+                      view.excluded, view.excluded == 1 ? "finding" : "findings",
+                      view.excluded_with_alternative));
+    }
+    std::string text;
     if (m_by_rule.empty()) {
       text = "Verdict: no CUDA-specific findings.";
     } else if (!view.highest) {
       text = fmt::format(
-          "Verdict: no finding in product code the AMD build compiles ({} in code "
-          "it leaves out, {} outside the product). Every finding: --format json",
-          view.excluded, view.outside_product);
+          "Verdict: no finding in product code the AMD build compiles ({} outside "
+          "the product).",
+          view.outside_product);
     } else {
       const std::string tier(tier_name(*view.highest));
       text = fmt::format(
-          "Verdict: highest tier {} in product code the AMD build compiles or may "
-          "compile ({} findings",
+          "Verdict: highest tier {} in product code the AMD build compiles ({} "
+          "findings).",
           styled(tier, tier_color(tier), m_options.color), view.open);
-      if (view.excluded > 0) {
-        text += fmt::format("; {} more in code it leaves out, {} with an AMD alternative",
-                            view.excluded, view.excluded_with_alternative);
-      }
-      text += "). Every finding: --format json";
     }
     m_out += text;
     m_out += '\n';

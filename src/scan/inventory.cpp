@@ -41,16 +41,19 @@ struct Cursor {
     }
     return SIZE_MAX;
   }
-  // Matching closer of the bracket at `open`, staying inside the directive that holds it.
+  // Matching closer of the bracket at `open`, staying inside the directive that holds it and,
+  // across #if alternatives, on the one path brace matching follows (k_token_off_path).
   std::size_t match(std::size_t open, std::string_view opener, std::string_view closer) const {
     bool directive = ts.tokens[open].in_directive();
+    const bool on_path = !ts.tokens[open].off_path();
     long depth = 0;
     for (std::size_t j = open; j < size() && j < open + k_body_limit; ++j) {
       const Token& t = ts.tokens[j];
       if (directive && t.kind == TokenKind::DirectiveEnd) {
         return SIZE_MAX;
       }
-      if (t.kind != TokenKind::Punct || (!directive && t.in_directive())) {
+      if (t.kind != TokenKind::Punct || (!directive && t.in_directive()) ||
+          (on_path && t.off_path())) {
         continue;
       }
       if (ts.text_is(t, opener)) {
@@ -134,6 +137,7 @@ std::string slice(const TokenStream& ts, std::size_t first, std::size_t last) {
 // else the last token before that point.
 std::size_t body_end(const Cursor& c, std::size_t open) {
   bool directive = c.ts.tokens[open].in_directive();
+  const bool on_path = !c.ts.tokens[open].off_path();
   long depth = 0;
   std::size_t last_close = SIZE_MAX;
   std::size_t end = std::min(c.size(), open + k_body_limit);
@@ -144,8 +148,8 @@ std::size_t body_end(const Cursor& c, std::size_t open) {
          c.ts.text_is(t, "__global__"))) {
       return last_close != SIZE_MAX ? last_close : j - 1;
     }
-    if (!directive && t.in_directive()) {
-      continue;
+    if ((!directive && t.in_directive()) || (on_path && t.off_path())) {
+      continue;  // another #if alternative: its braces belong to the path not followed
     }
     if (t.kind != TokenKind::Punct) {
       continue;

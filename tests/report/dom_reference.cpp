@@ -377,7 +377,12 @@ Json result_of(const Finding& finding, const RuleInfo& rule) {
   out["message"] = text_of(message);
   out["locations"] = Json::array({location});
   out["properties"] = {{"tier", std::string(tier_name(rule.tier))},
-                       {"context", std::string(context_name(finding.context))}};
+                       {"context", std::string(context_name(finding.context))},
+                       {"scope", std::string(scope_name(finding.scope))},
+                       {"amd_build", std::string(amd_state_name(finding.amd_state))}};
+  if (finding.amd_state == AmdBuildState::Excluded) {
+    out["properties"]["amd_alternative"] = finding.amd_alternative;
+  }
   return out;
 }
 

@@ -15,8 +15,9 @@ using testing::sample_result;
 TEST(MarkdownReport, HeadlineAndSections) {
   const std::string md = render_markdown(sample_result(), ReportOptions{});
   EXPECT_THAT(md, HasSubstr("## gpuport scan\n"));
-  EXPECT_THAT(md, HasSubstr("**12** files, 2.5 MB scanned in 0.25 s. Highest tier: **rewrite** "
-                            "(3 findings)."));
+  EXPECT_THAT(md, HasSubstr("**12** files, 2.5 MB scanned in 0.25 s. Highest tier in product "
+                            "code the AMD build compiles: **rewrite** (2 findings). 1 more in code "
+                            "it leaves out (1 with an AMD alternative).\n"));
   for (const char* section : {"### Portability", "### Custom CUDA inventory",
                               "### Existing AMD path", "### Findings by rule", "### Skipped"}) {
     EXPECT_THAT(md, HasSubstr(section));
@@ -27,7 +28,12 @@ TEST(MarkdownReport, TableRows) {
   const std::string md = render_markdown(sample_result(), ReportOptions{});
   EXPECT_THAT(md,
               HasSubstr("| rewrite | Inline PTX | none | rewrite with rocWMMA or HIP intrinsics "
-                        "| weeks per kernel | 2 | `csrc/attention.cu:42` |\n"));
+                        "| weeks per kernel | 2 | 1 compiled, 1 excluded (1 with an AMD "
+                        "alternative) | `csrc/attention.cu:42` |\n"));
+  EXPECT_THAT(md, HasSubstr("| `#ifdef NEW_MMA_AVAILABLE` | 1 | 1 | `csrc/attention.cu:55` |\n"));
+  EXPECT_THAT(md, HasSubstr("| `csrc/attention.cu:57` | " +
+                            std::string(rule_catalog()[testing::rewrite_rule()].id) +
+                            " | rewrite | product | excluded, alternative |"));
   EXPECT_THAT(md, HasSubstr("| Kernels | 2 |\n"));
   EXPECT_THAT(md, HasSubstr("| Kernel lines of code | 129 |\n"));
   EXPECT_THAT(md, HasSubstr("| `flash_fwd_kernel` (template) | `csrc/attention.cu:30` | 120 |"));

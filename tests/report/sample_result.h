@@ -119,6 +119,7 @@ inline ScanResult sample_result() {
   component.cost = "weeks per kernel";
   component.findings = 2;
   component.effort_hours = 32;
+  component.amd = {1, 1, 1, 0};  // the mma compiled, the ldmatrix left out with an alternative
   component.evidence = {{"csrc/attention.cu", 42}, {"csrc/attention.cu", 57}};
   result.components.push_back(component);
   Component image;

@@ -47,8 +47,27 @@ TEST(TextReport, HeaderSectionsAndVerdict) {
                               "Findings by rule", "Skipped"}) {
     EXPECT_THAT(text, HasSubstr(std::string("\n") + section + "\n")) << section;
   }
-  EXPECT_THAT(lines_of(text).back(), HasSubstr("Verdict: highest tier rewrite (3 findings)"));
-  EXPECT_THAT(lines_of(text).back(), HasSubstr("--format json"));
+  // One rewrite finding is compiled on AMD, one is left out with an alternative (the sample's
+  // ldmatrix under NEW_MMA_AVAILABLE), the config one is undecided: two count.
+  const auto lines = lines_of(text);
+  EXPECT_EQ(lines.back(),
+            "Verdict: highest tier rewrite in product code the AMD build compiles (2 findings).");
+  EXPECT_EQ(lines[lines.size() - 2],
+            "  In code the AMD build leaves out: 1 finding, 1 with an AMD alternative (--format "
+            "json lists all)");
+}
+
+TEST(TextReport, AmdBuildSection) {
+  const std::string text = render_text(sample_result(), ReportOptions{});
+  EXPECT_THAT(text, HasSubstr("  AMD build: exists.\n"
+                              "    set up in    CMakeLists.txt:12  enable_language(HIP)\n"
+                              "    switch       CMakeLists.txt:3  option(USE_HIP \"build for "
+                              "AMD\" OFF)\n"
+                              "    shim header  csrc/hip_compat.h:4\n"));
+  EXPECT_THAT(text,
+              HasSubstr("  Kernel files of the product the AMD build compiles: 1 of 2 (50 %), 1 "
+                        "undecided\n"));
+  EXPECT_THAT(text, HasSubstr("#ifdef NEW_MMA_AVAILABLE"));
 }
 
 TEST(TextReport, PortabilityRows) {
@@ -61,8 +80,10 @@ TEST(TextReport, PortabilityRows) {
   EXPECT_EQ(*ptx, "  rewrite  Inline PTX       none        2  csrc/attention.cu:42");
   // The AMD equivalent and the cost sit on the line below, under the component name.
   ASSERT_NE(ptx + 1, lines.end());
-  EXPECT_EQ(*(ptx + 1),
-            "           AMD: rewrite with rocWMMA or HIP intrinsics; cost: weeks per kernel");
+  EXPECT_EQ(
+      *(ptx + 1),
+      "           AMD build: 1 compiled, 1 excluded (1 with an AMD alternative). AMD: rewrite "
+      "with rocWMMA\u2026");
   EXPECT_NE(line_with(text, {"config", "CUDA base image", "supported", "1", "Dockerfile:1"}), "");
   EXPECT_NE(line_with(text, {"AMD: rocm/pytorch image; cost: image swap"}), "");
 }

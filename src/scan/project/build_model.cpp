@@ -1,6 +1,7 @@
 // Build files read together: AMD build detection first, then each reader, then the indices.
 #include "scan/project/build_model.h"
 
+#include <algorithm>
 #include <map>
 
 #include "scan/project/cmake_build.h"
@@ -143,25 +144,35 @@ AmdBuild BuildModel::line_amd(std::string_view file, std::uint32_t line) const {
     return amd;
   }
   TruthMask truth = TruthMask::all_true(k_both_sides);
-  const ScopeRange* innermost = nullptr;
+  // The ranges holding the line, outermost first: the innermost gives the state, the outermost
+  // that leaves the line out of the AMD build decides it (its guard and alternative).
+  std::vector<const ScopeRange*> holding;
   if (auto it = m_scopes_by_file.find(key); it != m_scopes_by_file.end()) {
     for (std::uint32_t index : it->second) {
       const ScopeRange& range = m_facts.scopes[index];
-      if (range.first_line <= line && line <= range.last_line &&
-          (innermost == nullptr || range.first_line >= innermost->first_line)) {
-        innermost = &range;
+      if (range.first_line <= line && line <= range.last_line) {
+        holding.push_back(&range);
       }
     }
   }
-  if (innermost != nullptr) {
-    truth = innermost->truth;
+  std::stable_sort(holding.begin(), holding.end(), [](const ScopeRange* a, const ScopeRange* b) {
+    return a->first_line != b->first_line ? a->first_line < b->first_line
+                                          : a->last_line > b->last_line;
+  });
+  if (!holding.empty()) {
+    truth = holding.back()->truth;
   }
   if ((truth.sure_true() & k_side_amd) != 0) {
     amd.state = AmdBuildState::Compiled;
   } else if ((truth.may_true & k_side_amd) == 0) {
     amd.state = AmdBuildState::Excluded;
-    amd.guard_line = innermost != nullptr ? innermost->guard_line : 0;
-    amd.alternative = innermost != nullptr && innermost->amd_alternative;
+    for (const ScopeRange* range : holding) {
+      if ((range->truth.may_true & k_side_amd) == 0) {
+        amd.guard_line = range->guard_line;
+        amd.alternative = range->amd_alternative;
+        break;
+      }
+    }
   }
   return amd;
 }

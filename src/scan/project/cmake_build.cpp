@@ -41,7 +41,10 @@ constexpr std::uint32_t k_none = UINT32_MAX;
 
 struct ChainBranch {
   TruthMask truth;
-  bool adds_sources = false;
+  // Where the branch puts sources: the variables it appends them to and the targets it gives
+  // them to. A source left out of the AMD build has an alternative when a branch the AMD build
+  // takes puts sources in the same place (SRC_FILES), not merely anywhere.
+  std::vector<std::string> sinks;
 };
 
 struct Chain {
@@ -58,6 +61,7 @@ struct Element {
   std::string text;
   bool glob = false;
   bool recursive = false;
+  std::string sink;  // the variable it was set in
   TruthMask truth;
   BuildLine where;               // the set()/list()/file() that made it (line 0: an argument)
   std::vector<LevelRef> levels;  // the if-branches it was set in, outermost first
@@ -83,6 +87,7 @@ struct OpenRange {
 struct PendingReference {
   SourceReference reference;
   std::vector<LevelRef> levels;
+  std::string sink;  // the variable or target it was put in
 };
 
 class CMakeReader {
@@ -427,12 +432,15 @@ class CMakeReader {
     level.none_taken = truth_and(level.none_taken, truth_not(cond));
     Chain& chain = m_chains[level.ref.chain];
     level.ref.branch = static_cast<std::uint32_t>(chain.branches.size());
-    chain.branches.push_back({level.branch, false});
+    chain.branches.push_back({level.branch, {}});
   }
 
-  void note_sources_in_scope() {
+  void note_sources_in_scope(const std::string& sink) {
     for (const Level& level : m_levels) {
-      m_chains[level.ref.chain].branches[level.ref.branch].adds_sources = true;
+      std::vector<std::string>& sinks = m_chains[level.ref.chain].branches[level.ref.branch].sinks;
+      if (std::find(sinks.begin(), sinks.end(), sink) == sinks.end()) {
+        sinks.push_back(sink);
+      }
     }
   }
 
@@ -696,12 +704,13 @@ class CMakeReader {
     for (Element& element : elements) {
       if (element.where.line == 0) {
         element.where = where(command);
+        element.sink = variable;
       }
       sources = sources || element.glob || has_source_extension(element.text);
       values.push_back(std::move(element));
     }
     if (sources) {
-      note_sources_in_scope();
+      note_sources_in_scope(variable);
     }
   }
 
@@ -741,6 +750,7 @@ class CMakeReader {
     }
     const std::size_t first = command.name == "set_source_files_properties" ? 0 : 1;
     const BuildLine line = where(command);
+    const std::string target(first == 1 ? arg(command, 0) : std::string_view("<properties>"));
     bool any = false;
     for (Element& element : expand_args(command, first, last)) {
       if (!element.glob && !has_source_extension(element.text)) {
@@ -756,11 +766,12 @@ class CMakeReader {
       const bool from_variable = element.where.line != 0;
       pending.reference.where = from_variable ? element.where : line;
       pending.levels = from_variable ? element.levels : level_refs();
+      pending.sink = from_variable ? element.sink : target;
+      any = any || !from_variable;
       m_references.push_back(std::move(pending));
-      any = true;
     }
     if (any) {
-      note_sources_in_scope();
+      note_sources_in_scope(target);
     }
   }
 
@@ -914,10 +925,12 @@ class CMakeReader {
       if ((branch.truth.may_true & k_side_amd) != 0) {
         continue;
       }
-      // The outermost branch that leaves it out decides: a sibling the AMD build takes.
+      // The outermost branch that leaves it out decides: a sibling the AMD build takes, putting
+      // sources where this one went.
       for (std::size_t b = 0; b < chain.branches.size(); ++b) {
+        const std::vector<std::string>& sinks = chain.branches[b].sinks;
         if (b != ref.branch && (chain.branches[b].truth.sure_true() & k_side_amd) != 0 &&
-            chain.branches[b].adds_sources) {
+            std::find(sinks.begin(), sinks.end(), pending.sink) != sinks.end()) {
           return true;
         }
       }
