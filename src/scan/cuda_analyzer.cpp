@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "scan/file_analysis.h"
 #include "scan/inventory.h"
+#include "scan/rules/source_family.h"
 #include "scan/rules/source_rules.h"
 
 namespace gpuport {
@@ -192,21 +194,23 @@ void on_template(SourceContext& ctx, std::size_t i, std::string_view) {
   }
 }
 
+// The analyzer's own handlers and every family's, in one exact-name table: one hash look-up per
+// identifier, whichever family it belongs to. No two entries share a name (a later add() would
+// replace the earlier one).
 HandlerTable build_table() {
   HandlerTable table;
   table.add("__global__", on_global);
   table.add("__device__", on_device);
   table.add("template", on_template);
-  register_warp(table);
-  register_asm(table);
-  register_matrix(table);
-  register_memory(table);
-  register_execution(table);
-  register_device_functions(table);
-  register_libraries(table);
+  for (const SourceFamily* family : source_families()) {
+    family->register_handlers(table);
+  }
   return table;
 }
 
+// Structural dispatch stays direct calls into the families (source_family.h): identifiers no
+// table entry names go to the prefix detectors chosen by their first letter, numbers to warp's
+// on_warp_number, `<<<` to execution's on_launch_open and directives to execution's on_directive.
 void dispatch_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
   if (name.size() < 4) {
     return;
@@ -269,8 +273,14 @@ bool is_warp_literal(std::uint64_t value) {
 
 void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnalysis& out) {
   static const HandlerTable table = build_table();
+  static const std::span<const SourceFamily* const> families = source_families();
   thread_local SourceScratch scratch;
   SourceContext ctx(path, tokens, out, scratch);
+  for (const SourceFamily* family : families) {
+    if (family->begin != nullptr) {
+      family->begin(ctx);
+    }
+  }
   // Only the anchors start a rule; a kernel or helper body that ends between two anchors is
   // closed at the next one, before anything else can see it. The tokens and the source are
   // read through locals: through `tokens`, every read would reload the vector's data pointer.
@@ -320,13 +330,10 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
   }
   close_kernel(ctx);
   inherit_helper_features(ctx, scratch);
-  finish_warp(ctx);
-  finish_matrix(ctx);
-  finish_libraries(ctx);
-  finish_execution(ctx);
-  finish_memory(ctx);
-  if (!ctx.hip_guard_directive && tokens.first_hip_token != TokenStream::k_no_token) {
-    ctx.add_sign(AmdPathKind::HipGuard, tokens.first_hip_token, "code in a HIP-only branch");
+  for (const SourceFamily* family : families) {
+    if (family->finish != nullptr) {
+      family->finish(ctx);
+    }
   }
 }
 

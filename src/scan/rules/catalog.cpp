@@ -1,4 +1,5 @@
-// Merges the per-family rows into one catalog sorted by id, and answers look-ups.
+// Merges the rows of every source family (source_families()) and the stack rows into one catalog
+// sorted by id, and answers look-ups.
 #include "scan/rules/catalog.h"
 
 #include <algorithm>
@@ -7,29 +8,36 @@
 #include <vector>
 
 #include "scan/rules/catalog_rows.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport {
 
 namespace {
 
-template <typename Row, typename Key>
-std::vector<Row> merged(std::span<const Row> a, std::span<const Row> b, Key key) {
-  std::vector<Row> rows(a.begin(), a.end());
-  rows.insert(rows.end(), b.begin(), b.end());
+// Every source family's rows (chosen by `rows_of`), then `stack`, sorted by `key`.
+template <typename Row, typename RowsOf, typename Key>
+std::vector<Row> merged(RowsOf rows_of, std::span<const Row> stack, Key key) {
+  std::vector<Row> rows;
+  for (const source_rules::SourceFamily* family : source_rules::source_families()) {
+    std::span<const Row> family_rows = rows_of(*family);
+    rows.insert(rows.end(), family_rows.begin(), family_rows.end());
+  }
+  rows.insert(rows.end(), stack.begin(), stack.end());
   std::sort(rows.begin(), rows.end(), [&](const Row& x, const Row& y) { return key(x) < key(y); });
   return rows;
 }
 
 const std::vector<RuleInfo>& rules() {
-  static const std::vector<RuleInfo> all = merged<RuleInfo>(source_rule_rows(), stack_rule_rows(),
-                                                            [](const RuleInfo& r) { return r.id; });
+  static const std::vector<RuleInfo> all =
+      merged<RuleInfo>([](const source_rules::SourceFamily& family) { return family.rules; },
+                       stack_rule_rows(), [](const RuleInfo& r) { return r.id; });
   return all;
 }
 
 const std::vector<ComponentInfo>& components() {
-  static const std::vector<ComponentInfo> all =
-      merged<ComponentInfo>(source_component_rows(), stack_component_rows(),
-                            [](const ComponentInfo& c) { return c.name; });
+  static const std::vector<ComponentInfo> all = merged<ComponentInfo>(
+      [](const source_rules::SourceFamily& family) { return family.components; },
+      stack_component_rows(), [](const ComponentInfo& c) { return c.name; });
   return all;
 }
 

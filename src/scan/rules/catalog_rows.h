@@ -1,4 +1,5 @@
-// The catalog's rows, kept with the detectors of each rule family and merged by catalog.cpp.
+// The catalog's stack rows (catalog_stack.cpp), merged by catalog.cpp with the rows each C/C++
+// source family keeps in its own file (source_family.h).
 #pragma once
 
 #include <span>
@@ -6,10 +7,6 @@
 #include "scan/rules/catalog.h"
 
 namespace gpuport {
-
-// Rules on C/C++/CUDA source: WARP, ASM, MMA, TYPE, MEM, EXEC, DEV, LIB families.
-std::span<const RuleInfo> source_rule_rows();
-std::span<const ComponentInfo> source_component_rows();
 
 // Rules on the stack around the code: FW (Python frameworks), BUILD, DEPLOY, ART families.
 std::span<const RuleInfo> stack_rule_rows();

@@ -1,11 +1,60 @@
 // Device-function rules (GP-DEV-*): traps, sleeps, timers, textures, surfaces, SIMD, NVTX.
 #include <string>
 
-#include "scan/rules/source_rules.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
 
 namespace {
+
+constexpr Tier k_mech = Tier::Mechanical;
+constexpr Tier k_ret = Tier::Retune;
+constexpr Severity k_low = Severity::Low;
+constexpr Severity k_med = Severity::Medium;
+
+// Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
+// porting-hazards.md (section 4.5: rows D1-D9, citing the HIP porting guide, HIP C++ language
+// extensions, the HIPIFY tables and ROCm/clr headers) and real-world-lessons.md (section 3: the
+// traps these rules must not fire on); tiers from ARCHITECTURE.md. Effort weights are
+// engineer-hours per occurrence (per file for the once-per-file rules); each docs/rules/<id>.md
+// page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-DEV-001", "DEV",  "Device functions",       k_mech, k_med,   0.50,
+   "__trap() or __brkpt() is used; HIPIFY has no mapping and a trap ends the whole process on AMD.",
+   "Use abort() or __builtin_trap(), accepting that the process, not only the launch, ends."},
+  {"GP-DEV-002", "DEV",  "Device functions",       k_mech, k_med,   0.50,
+   "__nanosleep() is used; HIP has no mapping, and __builtin_amdgcn_s_sleep counts cycles, not nanoseconds.",
+   "Replace it with __builtin_amdgcn_s_sleep(n) sized in cycles, or restructure the spin-wait."},
+  {"GP-DEV-003", "DEV",  "Device functions",       k_ret,  k_low,   0.50,
+   "A device clock (clock64, or clock in device code) is read; its rate varies on AMD and it misbehaves on RDNA3.",
+   "Use wall_clock64() with hipDeviceAttributeWallClockRate to measure time."},
+  {"GP-DEV-004", "DEV",  "Device functions",       k_mech, k_low,   0.25,
+   "__prof_trigger() is used, which HIP does not support.",
+   "Remove it; use roctx markers or rocprof counters instead."},
+  {"GP-DEV-005", "DEV",  "Textures and surfaces",  k_ret,  k_med,   4.00,
+   "Texture references (texture<...>, cudaBindTexture*) are used; they are removed in CUDA 12 and deprecated in HIP.",
+   "Move to texture objects, or to plain global loads on GPUs without image support."},
+  {"GP-DEV-006", "DEV",  "Textures and surfaces",  k_ret,  k_med,   1.00,
+   "A texture object is created or fetched; texture functions are unavailable on AMD GPUs without image support (CDNA).",
+   "Check __HIP_NO_IMAGE_SUPPORT for the targets; use plain loads (with __restrict__) where images are unsupported."},
+  {"GP-DEV-007", "DEV",  "Textures and surfaces",  k_ret,  k_low,   1.00,
+   "Surface reads or writes are used; HIP support depends on the version and on image support.",
+   "Verify surface objects on the target ROCm version, or replace them with global-memory stores."},
+  {"GP-DEV-008", "DEV",  "Device functions",       k_mech, k_low,   1.00,
+   "A SIMD video intrinsic or __dp4a/__dp2a/__hfma_relu is used, and several of these have no HIP mapping.",
+   "Implement it with integer math, or with __builtin_amdgcn_sdot4 and similar builtins where the target has them."},
+  {"GP-DEV-009", "DEV",  "Profiling hooks (NVTX)", k_mech, k_low,   0.10,
+   "NVTX ranges or the CUDA profiler API are used; roctx is the AMD counterpart.",
+   "Swap nvToolsExt for roctx (roctxRangePush/Pop) and drop cudaProfilerStart/Stop."},
+};
+
+constexpr ComponentInfo k_components[] = {
+  {"Device functions",       "partial",      "HIP device functions; a few unmapped",                               "hours"},
+  {"Profiling hooks (NVTX)", "supported",    "roctx",                                                              "hours"},
+  {"Textures and surfaces",  "partial",      "texture objects; no image support on CDNA",                          "days"},
+};
+// clang-format on
 
 // `name(` or `name<T>(`.
 bool is_call_maybe_templated(const SourceContext& ctx, std::size_t i) {
@@ -84,6 +133,40 @@ void on_nvtx_namespace(SourceContext& ctx, std::size_t i, std::string_view) {
   }
 }
 
+void register_device_functions(HandlerTable& table) {
+  table.add("__trap", on_call, "GP-DEV-001");
+  table.add("__brkpt", on_call, "GP-DEV-001");
+  table.add("__nanosleep", on_call, "GP-DEV-002");
+  table.add("clock64", on_clock);
+  table.add("clock", on_clock);
+  table.add("__prof_trigger", on_call, "GP-DEV-004");
+  table.add("texture", on_reference_template, "GP-DEV-005");
+  for (std::string_view name : {"cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray",
+                                "cudaBindTextureToMipmappedArray", "cudaUnbindTexture",
+                                "cudaGetTextureReference", "cudaGetTextureAlignmentOffset"}) {
+    table.add(name, on_call, "GP-DEV-005");
+  }
+  table.add("cudaCreateTextureObject", on_texture_object);
+  table.add("surface", on_reference_template, "GP-DEV-007");
+  table.add("cudaCreateSurfaceObject", on_surface_object);
+  for (std::string_view name : {"__dp4a", "__dp2a_lo", "__dp2a_hi", "__hfma_relu"}) {
+    table.add(name, on_call, "GP-DEV-008");
+  }
+  table.add("nvtx3", on_nvtx_namespace);
+  table.add("cudaProfilerStart", on_call, "GP-DEV-009");
+  table.add("cudaProfilerStop", on_call, "GP-DEV-009");
+}
+
+// No per-file state and no end-of-file rule.
+constexpr SourceFamily k_family = {
+    .name = "DEV",
+    .rules = k_rules,
+    .components = k_components,
+    .register_handlers = register_device_functions,
+    .begin = nullptr,
+    .finish = nullptr,
+};
+
 }  // namespace
 
 bool device_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
@@ -131,28 +214,8 @@ bool device_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
   }
 }
 
-void register_device_functions(HandlerTable& table) {
-  table.add("__trap", on_call, "GP-DEV-001");
-  table.add("__brkpt", on_call, "GP-DEV-001");
-  table.add("__nanosleep", on_call, "GP-DEV-002");
-  table.add("clock64", on_clock);
-  table.add("clock", on_clock);
-  table.add("__prof_trigger", on_call, "GP-DEV-004");
-  table.add("texture", on_reference_template, "GP-DEV-005");
-  for (std::string_view name : {"cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray",
-                                "cudaBindTextureToMipmappedArray", "cudaUnbindTexture",
-                                "cudaGetTextureReference", "cudaGetTextureAlignmentOffset"}) {
-    table.add(name, on_call, "GP-DEV-005");
-  }
-  table.add("cudaCreateTextureObject", on_texture_object);
-  table.add("surface", on_reference_template, "GP-DEV-007");
-  table.add("cudaCreateSurfaceObject", on_surface_object);
-  for (std::string_view name : {"__dp4a", "__dp2a_lo", "__dp2a_hi", "__hfma_relu"}) {
-    table.add(name, on_call, "GP-DEV-008");
-  }
-  table.add("nvtx3", on_nvtx_namespace);
-  table.add("cudaProfilerStart", on_call, "GP-DEV-009");
-  table.add("cudaProfilerStop", on_call, "GP-DEV-009");
+const SourceFamily& device_family() {
+  return k_family;
 }
 
 }  // namespace gpuport::source_rules

@@ -4,11 +4,90 @@
 
 #include "lex/pp_worlds.h"
 #include "scan/inventory.h"
-#include "scan/rules/source_rules.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
 
 namespace {
+
+constexpr Tier k_mech = Tier::Mechanical;
+constexpr Tier k_ret = Tier::Retune;
+constexpr Tier k_rw = Tier::Rewrite;
+constexpr Severity k_low = Severity::Low;
+constexpr Severity k_med = Severity::Medium;
+constexpr Severity k_high = Severity::High;
+
+// Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
+// porting-hazards.md (section 4.4: rows E1-E13, and 4.2: M3, citing the HIP porting guide, HIP C++
+// language extensions, the HIPIFY tables and ROCm/clr headers) and real-world-lessons.md (section
+// 3: the traps these rules must not fire on); tiers from ARCHITECTURE.md. Effort weights are
+// engineer-hours per occurrence (per file for the once-per-file rules); each docs/rules/<id>.md
+// page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-EXEC-001","EXEC", "Execution model",        k_rw,   k_high, 24.00,
+   "A kernel is launched, or cudaDeviceSynchronize called, from device code; HIP has no dynamic parallelism.",
+   "Flatten to host-side launches, or use a persistent kernel with a work queue."},
+  {"GP-EXEC-002","EXEC", "Execution model",        k_ret,  k_med,   1.00,
+   "__launch_bounds__ has a second argument, which HIP reads as minimum warps per execution unit rather than minimum blocks per SM.",
+   "Recompute it: MIN_WARPS = MIN_BLOCKS * MAX_THREADS / (warpSize * 2) in CU mode (warpSize * 4 in WGP mode)."},
+  {"GP-EXEC-003","EXEC", "Arch guards",            k_ret,  k_high,  2.00,
+   "Code is selected by a __CUDA_ARCH__ version or an arch-specific CUDA macro, which HIP-Clang never defines, so AMD builds take the fallback path.",
+   "Add explicit AMD branches (__gfx942__, __HIP_ARCH_HAS_*__, __HIP_DEVICE_COMPILE__) and check which path each target compiles."},
+  {"GP-EXEC-004","EXEC", "Arch guards",            k_mech, k_med,   0.50,
+   "A preprocessor guard tests only __CUDACC__, __NVCC__ or __CUDA_ARCH__, which HIP-Clang does not define.",
+   "Add || defined(__HIPCC__) (or __HIP_DEVICE_COMPILE__ for the device pass), or test USE_ROCM."},
+  {"GP-EXEC-005","EXEC", "Hopper features",        k_rw,   k_high, 16.00,
+   "An extended or thread-block-cluster launch (cudaLaunchKernelEx, __cluster_dims__, launch_kernel_on_cluster) has no HIP mapping.",
+   "Launch with hipLaunchKernelGGL or hipModuleLaunchKernel and redesign the cooperation between clustered blocks."},
+  {"GP-EXEC-006","EXEC", "Execution model",        k_mech, k_low,   1.00,
+   "A cooperative launch or grid-wide sync is used; HIP supports it, but the whole grid must be co-resident on the AMD GPU.",
+   "Map it to hipLaunchCooperativeKernel and size the grid with hipOccupancyMaxActiveBlocksPerMultiprocessor."},
+  {"GP-EXEC-007","EXEC", "Execution model",        k_ret,  k_med,   4.00,
+   "A CUDA graph API without a HIP mapping is used (conditional nodes, _v2 edge APIs, capture into a graph).",
+   "Rebuild that control flow on the host or with the hipGraph* calls HIP has; check each API in the HIPIFY tables."},
+  {"GP-EXEC-008","EXEC", "CUDA driver API",        k_rw,   k_high, 16.00,
+   "PTX or a cubin is loaded or linked at run time (cuModuleLoad*, cuLink*), which AMD GPUs cannot execute.",
+   "Ship per-architecture code objects (.hsaco) or compile at run time with hipRTC, and load them with hipModuleLoadData."},
+  {"GP-EXEC-009","EXEC", "CUDA driver API",        k_mech, k_low,   0.25,
+   "A CUDA driver API call maps to HIP's hipDrv*/hipModule* API, where contexts are deprecated.",
+   "Run hipify (cuX -> hipX) and replace context management with device selection."},
+  {"GP-EXEC-010","EXEC", "NVRTC",                  k_mech, k_med,   2.00,
+   "NVRTC run-time compilation is used; hipRTC is the counterpart, but options, architecture names and some APIs differ.",
+   "Port to hipRTC: --offload-arch=gfxXXX instead of compute_XX, and load the code object with hipModuleLoadData."},
+  {"GP-EXEC-011","EXEC", "CUDA runtime API",       k_mech, k_low,   0.05,
+   "A CUDA runtime API call that hipify translates one-for-one to HIP.",
+   "Run hipify (cudaX -> hipX) and keep the error checks."},
+  {"GP-EXEC-012","EXEC", "Execution model",        k_mech, k_low,   1.00,
+   "Device code uses C++ that HIP rejects there: exceptions, RTTI, or reference, long double or va_list kernel parameters.",
+   "Pass kernel arguments by value or pointer and remove exceptions and RTTI from device code."},
+};
+
+constexpr ComponentInfo k_components[] = {
+  {"Arch guards",            "needs rework", "__HIP_DEVICE_COMPILE__, __gfx*__ and __HIP_ARCH_HAS_*__ macros",     "hours per guard"},
+  {"CUDA driver API",        "partial",      "hipDrv*/hipModule* API; code objects instead of PTX",                "days"},
+  {"CUDA runtime API",       "supported",    "HIP runtime (hipify)",                                               "minutes per call"},
+  {"Custom CUDA kernels",    "supported",    "hipify + hipcc for gfx targets",                                     "days"},
+  {"Execution model",        "partial",      "HIP launches; no dynamic parallelism",                               "days to weeks"},
+  {"Hopper features",        "none",         "CK-Tile pipelines; LDS tiling",                                      "weeks per kernel"},
+  {"NVRTC",                  "supported",    "hipRTC",                                                             "days"},
+};
+// clang-format on
+
+// Per-file state, one per scan thread; reset by begin_execution.
+struct State {
+  std::uint32_t shim_defines = 0;  // `#define cudaXxx hipXxx` remaps
+  std::size_t first_shim_define = SIZE_MAX;
+  bool hip_guard_directive = false;  // an #if names a HIP macro (an AMD-path sign already)
+
+  void clear() {
+    shim_defines = 0;
+    first_shim_define = SIZE_MAX;
+    hip_guard_directive = false;
+  }
+};
+
+thread_local State t_state;
 
 bool is_upper(char c) {
   return c >= 'A' && c <= 'Z';
@@ -146,8 +225,9 @@ void check_shim_define(SourceContext& ctx, std::size_t i) {
       (target.starts_with("hip") || target.starts_with("HIP") || target.starts_with("roc") ||
        target.starts_with("rccl") || target.starts_with("__hip") ||
        (from.starts_with("__shfl") && target.starts_with("__shfl")))) {
-    if (ctx.shim_defines++ == 0) {
-      ctx.first_shim_define = name;
+    State& state = t_state;
+    if (state.shim_defines++ == 0) {
+      state.first_shim_define = name;
     }
   }
 }
@@ -185,7 +265,7 @@ void check_condition(SourceContext& ctx, std::size_t i) {
     }
   }
   if (hip) {
-    ctx.hip_guard_directive = true;
+    t_state.hip_guard_directive = true;
     std::string condition(make_excerpt(ctx.ts.line_text(ctx.tok[i].line)));
     ctx.add_sign(AmdPathKind::HipGuard, i, condition);
     return;
@@ -194,6 +274,66 @@ void check_condition(SourceContext& ctx, std::size_t i) {
     ctx.add("GP-EXEC-004", cuda_only, std::string(ctx.text(cuda_only)));
   }
 }
+
+void begin_execution(SourceContext&) {
+  t_state.clear();
+}
+
+void finish_execution(SourceContext& ctx) {
+  const State& state = t_state;
+  if (state.shim_defines >= 3) {
+    ctx.add_sign(AmdPathKind::VendorShimHeader, state.first_shim_define,
+                 std::to_string(state.shim_defines) + " #defines of CUDA names to HIP names");
+  }
+  // A HIP-only branch the lexer found although no #if of the file was a HIP guard: one sign.
+  if (!state.hip_guard_directive && ctx.ts.first_hip_token != TokenStream::k_no_token) {
+    ctx.add_sign(AmdPathKind::HipGuard, ctx.ts.first_hip_token, "code in a HIP-only branch");
+  }
+}
+
+void register_execution(HandlerTable& table) {
+  table.add("__launch_bounds__", on_launch_bounds);
+  for (std::string_view name :
+       {"__CUDA_ARCH__", "__CUDA_ARCH_LIST__", "__CUDA_ARCH_FEAT_SM90_ALL",
+        "__CUDA_ARCH_FEAT_SM100_ALL", "__CUDA_ARCH_SPECIFIC__", "__CUDA_ARCH_FAMILY_SPECIFIC__"}) {
+    table.add(name, on_cuda_arch);
+  }
+  table.add("cudaDeviceSynchronize", on_device_sync);
+  for (std::string_view name : {"dynamic_cast", "typeid", "try", "throw"}) {
+    table.add(name, on_device_cxx);
+  }
+  table.add("cudaLaunchKernel", on_launch_api, "GP-EXEC-011");
+  table.add("cuLaunchKernel", on_launch_api, "GP-EXEC-009");
+  for (std::string_view name : {"cudaLaunchKernelEx", "cudaLaunchKernelExC", "cuLaunchKernelEx",
+                                "launch_kernel_on_cluster"}) {
+    table.add(name, on_launch_api, "GP-EXEC-005");
+  }
+  table.add("__cluster_dims__", on_name, "GP-EXEC-005");
+  table.add("cudaLaunchAttributeClusterDimension", on_name, "GP-EXEC-005");
+  for (std::string_view name :
+       {"cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernelMultiDevice",
+        "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernelMultiDevice"}) {
+    table.add(name, on_launch_api, "GP-EXEC-006");
+  }
+  table.add("this_grid", on_this_grid);
+  table.add("cooperative_groups", on_cooperative_namespace);
+  table.add("cg", on_cooperative_namespace);
+  for (std::string_view name :
+       {"cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary",
+        "cuLinkCreate", "cuLinkAddData", "cuLinkAddFile", "cuLinkComplete", "cuLibraryLoadData",
+        "cuLibraryLoadFromFile", "cudaLibraryLoadData", "cudaLibraryLoadFromFile"}) {
+    table.add(name, on_call, "GP-EXEC-008");
+  }
+}
+
+constexpr SourceFamily k_family = {
+    .name = "EXEC",
+    .rules = k_rules,
+    .components = k_components,
+    .register_handlers = register_execution,
+    .begin = begin_execution,
+    .finish = finish_execution,
+};
 
 }  // namespace
 
@@ -259,46 +399,8 @@ bool execution_prefix(SourceContext& ctx, std::size_t i, std::string_view name) 
   return false;
 }
 
-void finish_execution(SourceContext& ctx) {
-  if (ctx.shim_defines >= 3) {
-    ctx.add_sign(AmdPathKind::VendorShimHeader, ctx.first_shim_define,
-                 std::to_string(ctx.shim_defines) + " #defines of CUDA names to HIP names");
-  }
-}
-
-void register_execution(HandlerTable& table) {
-  table.add("__launch_bounds__", on_launch_bounds);
-  for (std::string_view name :
-       {"__CUDA_ARCH__", "__CUDA_ARCH_LIST__", "__CUDA_ARCH_FEAT_SM90_ALL",
-        "__CUDA_ARCH_FEAT_SM100_ALL", "__CUDA_ARCH_SPECIFIC__", "__CUDA_ARCH_FAMILY_SPECIFIC__"}) {
-    table.add(name, on_cuda_arch);
-  }
-  table.add("cudaDeviceSynchronize", on_device_sync);
-  for (std::string_view name : {"dynamic_cast", "typeid", "try", "throw"}) {
-    table.add(name, on_device_cxx);
-  }
-  table.add("cudaLaunchKernel", on_launch_api, "GP-EXEC-011");
-  table.add("cuLaunchKernel", on_launch_api, "GP-EXEC-009");
-  for (std::string_view name : {"cudaLaunchKernelEx", "cudaLaunchKernelExC", "cuLaunchKernelEx",
-                                "launch_kernel_on_cluster"}) {
-    table.add(name, on_launch_api, "GP-EXEC-005");
-  }
-  table.add("__cluster_dims__", on_name, "GP-EXEC-005");
-  table.add("cudaLaunchAttributeClusterDimension", on_name, "GP-EXEC-005");
-  for (std::string_view name :
-       {"cudaLaunchCooperativeKernel", "cudaLaunchCooperativeKernelMultiDevice",
-        "cuLaunchCooperativeKernel", "cuLaunchCooperativeKernelMultiDevice"}) {
-    table.add(name, on_launch_api, "GP-EXEC-006");
-  }
-  table.add("this_grid", on_this_grid);
-  table.add("cooperative_groups", on_cooperative_namespace);
-  table.add("cg", on_cooperative_namespace);
-  for (std::string_view name :
-       {"cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary",
-        "cuLinkCreate", "cuLinkAddData", "cuLinkAddFile", "cuLinkComplete", "cuLibraryLoadData",
-        "cuLibraryLoadFromFile", "cudaLibraryLoadData", "cudaLibraryLoadFromFile"}) {
-    table.add(name, on_call, "GP-EXEC-008");
-  }
+const SourceFamily& execution_family() {
+  return k_family;
 }
 
 }  // namespace gpuport::source_rules

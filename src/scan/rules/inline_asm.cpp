@@ -4,11 +4,35 @@
 #include <string>
 
 #include "scan/inventory.h"
-#include "scan/rules/source_rules.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
 
 namespace {
+
+constexpr Tier k_rw = Tier::Rewrite;
+constexpr Severity k_high = Severity::High;
+
+// Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
+// porting-hazards.md (section 4.2: rows M1 and M3, and 4.5: D3, citing the HIP porting guide, HIP
+// C++ language extensions, the HIPIFY tables and ROCm/clr headers) and real-world-lessons.md
+// (section 3: the traps these rules must not fire on); tiers from ARCHITECTURE.md. Effort weights
+// are engineer-hours per occurrence (per file for the once-per-file rules); each docs/rules/<id>.md
+// page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-ASM-001", "ASM",  "Inline PTX",             k_rw,   k_high,  8.00,
+   "Inline PTX assembly has no HIP compiler support, so each asm statement must be rewritten.",
+   "Replace it with HIP intrinsics or __builtin_amdgcn_* builtins; keep the PTX behind a CUDA-only guard for the NVIDIA build."},
+  {"GP-ASM-002", "ASM",  "Inline PTX",             k_rw,   k_high, 24.00,
+   "Inline PTX for tensor cores or asynchronous copies (mma, wgmma, ldmatrix, cp.async, mbarrier, tcgen05) has no AMD instruction-level equivalent.",
+   "Redesign the kernel around AMD matrix cores (rocWMMA, Composable Kernel) or call hipBLASLt; plan it as a kernel rewrite."},
+};
+
+constexpr ComponentInfo k_components[] = {
+  {"Inline PTX",             "none",         "HIP intrinsics, __builtin_amdgcn_*, AMDGCN asm",                     "days to weeks per site"},
+};
+// clang-format on
 
 // PTX opcode roots (the part before the first '.').
 constexpr std::string_view k_ptx_roots[] = {
@@ -371,10 +395,28 @@ AsmClass classify_asm(std::string_view text, bool cuda_file) {
   return scan.result;
 }
 
+namespace {
+
 void register_asm(HandlerTable& table) {
   table.add("asm", on_asm);
   table.add("__asm__", on_asm);
   table.add("__asm", on_asm);
+}
+
+// No per-file state and no end-of-file rule: each asm statement is decided where it stands.
+constexpr SourceFamily k_family = {
+    .name = "ASM",
+    .rules = k_rules,
+    .components = k_components,
+    .register_handlers = register_asm,
+    .begin = nullptr,
+    .finish = nullptr,
+};
+
+}  // namespace
+
+const SourceFamily& asm_family() {
+  return k_family;
 }
 
 }  // namespace gpuport::source_rules

@@ -2,11 +2,92 @@
 // CUTLASS/CuTe, NVML, AmgX; and the #include dispatch for every source family.
 #include <string>
 
-#include "scan/rules/source_rules.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
 
 namespace {
+
+constexpr Tier k_mech = Tier::Mechanical;
+constexpr Tier k_ret = Tier::Retune;
+constexpr Tier k_rw = Tier::Rewrite;
+constexpr Severity k_info = Severity::Info;
+constexpr Severity k_low = Severity::Low;
+constexpr Severity k_med = Severity::Medium;
+constexpr Severity k_high = Severity::High;
+
+// Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
+// porting-hazards.md (section 4.6: rows L1-L11, citing the HIP porting guide, HIP C++ language
+// extensions, the HIPIFY tables and ROCm/clr headers) and real-world-lessons.md (section 3: the
+// traps these rules must not fire on); tiers from ARCHITECTURE.md. Effort weights are
+// engineer-hours per occurrence (per file for the once-per-file rules); each docs/rules/<id>.md
+// page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-LIB-001", "LIB",  "cuBLAS / cuBLASLt",      k_mech, k_med,   0.50,
+   "A cuBLAS call that maps to hipBLAS (portable) or rocBLAS (native).",
+   "hipify it to hipblas* (or rocblas*) and check the handle, stream and math-mode calls."},
+  {"GP-LIB-002", "LIB",  "cuBLAS / cuBLASLt",      k_mech, k_med,   1.00,
+   "A cuBLASLt call that maps to hipBLASLt, whose algorithm heuristics and epilogues differ.",
+   "Port it to hipblasLt* and re-run the algorithm selection on the AMD GPU."},
+  {"GP-LIB-003", "LIB",  "cuDNN",                  k_ret,  k_high,  4.00,
+   "A cuDNN call has no drop-in AMD counterpart, because MIOpen is a different API.",
+   "Port it to MIOpen (different descriptors and find/tuning APIs), or move the op into PyTorch or MIGraphX."},
+  {"GP-LIB-004", "LIB",  "NCCL",                   k_mech, k_low,   0.10,
+   "An NCCL call that RCCL implements with the same API.",
+   "Build against RCCL (<rccl/rccl.h>) and re-tune collectives for the AMD topology."},
+  {"GP-LIB-005", "LIB",  "CUDA math libraries",    k_mech, k_low,   0.25,
+   "A cuFFT, cuRAND, cuSPARSE or cuSOLVER call that maps to hipFFT, hipRAND, hipSPARSE or hipSOLVER.",
+   "hipify it to the hip* library and check the plan, handle and status types."},
+  {"GP-LIB-006", "LIB",  "CUB / Thrust",           k_mech, k_low,   0.50,
+   "The file uses CUB or Thrust, which map to hipCUB and rocThrust.",
+   "Include hipcub/hipcub.hpp (namespace hipcub) or rocThrust's thrust headers and re-tune block sizes."},
+  {"GP-LIB-007", "LIB",  "TensorRT",               k_rw,   k_high, 40.00,
+   "The file uses the TensorRT C++ API (NvInfer headers), which has no AMD build.",
+   "Rebuild the inference path on MIGraphX (or ONNX Runtime with the MIGraphX provider) and port the plugins to HIP."},
+  {"GP-LIB-008", "LIB",  "TensorRT-derived code",  k_mech, k_info,  0.50,
+   "The file names nvinfer1:: without including a TensorRT header, typically vendored TensorRT-LLM code.",
+   "Replace the nvinfer1 types and enums with local definitions."},
+  {"GP-LIB-009", "LIB",  "CUTLASS / CuTe",         k_rw,   k_high, 40.00,
+   "The file uses CUTLASS or CuTe, which have no AMD translation.",
+   "Replace the kernels with Composable Kernel (CK or CK-Tile), hipBLASLt or rocWMMA equivalents."},
+  {"GP-LIB-010", "LIB",  "NVML",                   k_mech, k_low,   0.25,
+   "An NVML call; AMD SMI (amdsmi, rocm_smi) is the counterpart with a different API.",
+   "Port it to amdsmi_* (or rsmi_*) calls."},
+  {"GP-LIB-011", "LIB",  "AmgX",                   k_ret,  k_med,   2.00,
+   "An AmgX call; rocALUTION is the AMD counterpart with a different API.",
+   "Port the solver setup to rocALUTION."},
+};
+
+constexpr ComponentInfo k_components[] = {
+  {"AmgX",                   "partial",      "rocALUTION (different API)",                                         "days per solver"},
+  {"CUB / Thrust",           "supported",    "hipCUB / rocPRIM, rocThrust",                                        "hours"},
+  {"CUDA math libraries",    "supported",    "hipFFT/rocFFT, hipRAND/rocRAND, hipSPARSE, hipSOLVER",               "hours"},
+  {"CUTLASS / CuTe",         "none",         "Composable Kernel (CK, CK-Tile), hipBLASLt, rocWMMA",                "weeks per kernel family"},
+  {"NCCL",                   "supported",    "RCCL",                                                               "hours"},
+  {"NVML",                   "supported",    "AMD SMI (amdsmi, rocm_smi)",                                         "hours"},
+  {"TensorRT-derived code",  "partial",      "local replacements for nvinfer1 types",                              "hours"},
+  {"cuBLAS / cuBLASLt",      "supported",    "hipBLAS / rocBLAS, hipBLASLt",                                       "hours"},
+  {"cuDNN",                  "partial",      "MIOpen (different API)",                                             "weeks"},
+};
+// clang-format on
+
+// Per-file state, one per scan thread; reset by begin_libraries.
+struct State {
+  OncePerFile cub_thrust;        // GP-LIB-006
+  OncePerFile cutlass;           // GP-LIB-009
+  OncePerFile tensorrt_include;  // GP-LIB-007
+  OncePerFile nvinfer;           // GP-LIB-007 (with a TensorRT include) or GP-LIB-008
+
+  void clear() {
+    cub_thrust = {};
+    cutlass = {};
+    tensorrt_include = {};
+    nvinfer = {};
+  }
+};
+
+thread_local State t_state;
 
 bool is_upper(char c) {
   return c >= 'A' && c <= 'Z';
@@ -30,11 +111,11 @@ void on_namespace(SourceContext& ctx, std::size_t i, std::string_view) {
   }
   std::string_view name = ctx.text(i);
   if (name == "cub" || name == "thrust") {
-    note_once(ctx, ctx.cub_thrust, i);
+    note_once(ctx, t_state.cub_thrust, i);
   } else if (name == "cutlass" || name == "cute") {
-    note_once(ctx, ctx.cutlass, i);
+    note_once(ctx, t_state.cutlass, i);
   } else if (name == "nvinfer1") {
-    note_once(ctx, ctx.nvinfer, i);
+    note_once(ctx, t_state.nvinfer, i);
   } else if (name == "cudnn_frontend") {
     ctx.add_once_per_line(k_slot_library, "GP-LIB-003", i, "cudnn_frontend::");
   }
@@ -46,6 +127,45 @@ bool is_tensorrt_header(std::string_view header) {
   return file.starts_with("NvInfer") || file == "NvOnnxParser.h" || file == "NvUffParser.h" ||
          file == "NvCaffeParser.h" || file == "NvOnnxConfig.h";
 }
+
+void begin_libraries(SourceContext&) {
+  t_state.clear();
+}
+
+void finish_libraries(SourceContext& ctx) {
+  const State& state = t_state;
+  if (state.cub_thrust.count > 0) {
+    ctx.add("GP-LIB-006", state.cub_thrust.first,
+            std::to_string(state.cub_thrust.count) + " CUB/Thrust includes and uses");
+  }
+  if (state.cutlass.count > 0) {
+    ctx.add("GP-LIB-009", state.cutlass.first,
+            std::to_string(state.cutlass.count) + " CUTLASS/CuTe includes and uses");
+  }
+  if (state.tensorrt_include.count > 0) {
+    ctx.add("GP-LIB-007", state.tensorrt_include.first,
+            std::to_string(state.tensorrt_include.count) + " TensorRT includes, " +
+                std::to_string(state.nvinfer.count) + " nvinfer1:: uses");
+  } else if (state.nvinfer.count > 0) {
+    ctx.add("GP-LIB-008", state.nvinfer.first,
+            std::to_string(state.nvinfer.count) + " nvinfer1:: uses without a TensorRT include");
+  }
+}
+
+void register_libraries(HandlerTable& table) {
+  for (std::string_view name : {"cub", "thrust", "cutlass", "cute", "nvinfer1", "cudnn_frontend"}) {
+    table.add(name, on_namespace);
+  }
+}
+
+constexpr SourceFamily k_family = {
+    .name = "LIB",
+    .rules = k_rules,
+    .components = k_components,
+    .register_handlers = register_libraries,
+    .begin = begin_libraries,
+    .finish = finish_libraries,
+};
 
 }  // namespace
 
@@ -83,39 +203,18 @@ bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
 
 void on_include(SourceContext& ctx, std::size_t i, std::string_view header) {
   if (header.starts_with("cutlass/") || header.starts_with("cute/")) {
-    note_once(ctx, ctx.cutlass, i);
+    note_once(ctx, t_state.cutlass, i);
   } else if (header.starts_with("cub/") || header.starts_with("thrust/")) {
-    note_once(ctx, ctx.cub_thrust, i);
+    note_once(ctx, t_state.cub_thrust, i);
   } else if (is_tensorrt_header(header)) {
-    note_once(ctx, ctx.tensorrt_include, i);
+    note_once(ctx, t_state.tensorrt_include, i);
   } else {
     on_type_header(ctx, i, header);
   }
 }
 
-void finish_libraries(SourceContext& ctx) {
-  if (ctx.cub_thrust.count > 0) {
-    ctx.add("GP-LIB-006", ctx.cub_thrust.first,
-            std::to_string(ctx.cub_thrust.count) + " CUB/Thrust includes and uses");
-  }
-  if (ctx.cutlass.count > 0) {
-    ctx.add("GP-LIB-009", ctx.cutlass.first,
-            std::to_string(ctx.cutlass.count) + " CUTLASS/CuTe includes and uses");
-  }
-  if (ctx.tensorrt_include.count > 0) {
-    ctx.add("GP-LIB-007", ctx.tensorrt_include.first,
-            std::to_string(ctx.tensorrt_include.count) + " TensorRT includes, " +
-                std::to_string(ctx.nvinfer.count) + " nvinfer1:: uses");
-  } else if (ctx.nvinfer.count > 0) {
-    ctx.add("GP-LIB-008", ctx.nvinfer.first,
-            std::to_string(ctx.nvinfer.count) + " nvinfer1:: uses without a TensorRT include");
-  }
-}
-
-void register_libraries(HandlerTable& table) {
-  for (std::string_view name : {"cub", "thrust", "cutlass", "cute", "nvinfer1", "cudnn_frontend"}) {
-    table.add(name, on_namespace);
-  }
+const SourceFamily& library_family() {
+  return k_family;
 }
 
 }  // namespace gpuport::source_rules

@@ -1,12 +1,73 @@
 // Memory rules (GP-MEM-*): LDS limits, managed memory, memory-type enums, fences, symbols, IPC.
 #include <string>
+#include <vector>
 
 #include "scan/inventory.h"
-#include "scan/rules/source_rules.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
 
 namespace {
+
+constexpr Tier k_mech = Tier::Mechanical;
+constexpr Tier k_ret = Tier::Retune;
+constexpr Severity k_info = Severity::Info;
+constexpr Severity k_low = Severity::Low;
+constexpr Severity k_med = Severity::Medium;
+constexpr Severity k_high = Severity::High;
+
+// Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
+// porting-hazards.md (section 4.3: rows S1-S8, citing the HIP porting guide, HIP C++ language
+// extensions, the HIPIFY tables and ROCm/clr headers) and real-world-lessons.md (section 3: the
+// traps these rules must not fire on); tiers from ARCHITECTURE.md. Effort weights are
+// engineer-hours per occurrence (per file for the once-per-file rules); each docs/rules/<id>.md
+// page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-MEM-001", "MEM",  "Shared memory (LDS)",    k_ret,  k_high,  8.00,
+   "A kernel declares more than 64 KiB of static shared memory, the LDS limit per workgroup on MI300X (160 KiB on MI350X).",
+   "Re-tile for 64 KiB, or select tiles per architecture after querying hipDeviceAttributeMaxSharedMemoryPerBlock."},
+  {"GP-MEM-002", "MEM",  "Shared memory (LDS)",    k_ret,  k_high,  8.00,
+   "cudaFuncSetAttribute raises a kernel's dynamic shared memory above 64 KiB, more than an MI300X workgroup can have.",
+   "Re-tile for 64 KiB, or choose the tile per architecture from hipDeviceAttributeMaxSharedMemoryPerBlock."},
+  {"GP-MEM-003", "MEM",  "Managed memory",         k_ret,  k_med,   2.00,
+   "Managed memory is used; on AMD it migrates on demand only with XNACK and HMM, and is otherwise pinned host memory.",
+   "Test with HSA_XNACK=1 on a supported GPU, or use hipMalloc and explicit copies on hot paths."},
+  {"GP-MEM-004", "MEM",  "CUDA runtime API",       k_mech, k_med,   0.50,
+   "Memory types are compared as numbers, or cudaMemoryTypeUnregistered is used, but the HIP enum values differ.",
+   "Compare against named hipMemoryType enumerators only."},
+  {"GP-MEM-005", "MEM",  "Device functions",       k_mech, k_low,   0.50,
+   "__threadfence_system() is used; HIP support has varied by version, so host-visible signalling must be re-validated.",
+   "Keep it on current ROCm and test the host-visible flag protocol on the AMD GPU."},
+  {"GP-MEM-006", "MEM",  "Device functions",       k_mech, k_info,  0.00,
+   "__ldg() is used; on AMD it is an ordinary load, so any read-only-cache benefit is gone.",
+   "Nothing to port; re-measure kernels that relied on the read-only cache."},
+  {"GP-MEM-007", "MEM",  "CUDA runtime API",       k_mech, k_low,   0.10,
+   "A symbol copy (cudaMemcpyToSymbol and relatives) needs HIP_SYMBOL() around the symbol in HIP.",
+   "Wrap the symbol: hipMemcpyToSymbol(HIP_SYMBOL(sym), ...); hipify does this."},
+  {"GP-MEM-008", "MEM",  "CUDA runtime API",       k_mech, k_low,   0.50,
+   "CUDA IPC or 3D peer copies are used; IPC maps to hipIpc*, but cudaMemcpy3DPeer has no HIP mapping.",
+   "Map the IPC calls to hipIpc* and replace 3D peer copies with per-slice hipMemcpyPeer or a copy kernel."},
+};
+
+constexpr ComponentInfo k_components[] = {
+  {"Managed memory",         "partial",      "hipMallocManaged with XNACK + HMM",                                  "days"},
+  {"Shared memory (LDS)",    "needs rework", "re-tiling for 64 KiB LDS (160 KiB on MI350X)",                       "days per kernel"},
+};
+// clang-format on
+
+// Per-file state, one per scan thread; reset by begin_memory (clear() keeps the vector's memory).
+struct State {
+  std::vector<std::size_t> memory_type_compares;  // `.type == 2` candidates (GP-MEM-004)
+  bool pointer_attributes = false;  // cudaPointerAttributes named: `.type` is a memory type
+
+  void clear() {
+    memory_type_compares.clear();
+    pointer_attributes = false;
+  }
+};
+
+thread_local State t_state;
 
 constexpr std::uint64_t k_lds_limit = 64 * 1024;  // LDS per workgroup on MI300X (gfx942)
 
@@ -179,25 +240,28 @@ void on_memory_type_field(SourceContext& ctx, std::size_t i, std::string_view) {
   }
   if (ctx.text(i) == "memoryType") {
     ctx.add("GP-MEM-004", i, "memoryType compared with a number");
-  } else if (ctx.memory_type_compares.size() < 256) {
-    ctx.memory_type_compares.push_back(i);  // `.type` is ambiguous: decided at the end
+  } else if (State& state = t_state; state.memory_type_compares.size() < 256) {
+    state.memory_type_compares.push_back(i);  // `.type` is ambiguous: decided at the end
   }
 }
 
 void on_pointer_attributes(SourceContext& ctx, std::size_t i, std::string_view rule) {
-  ctx.pointer_attributes = true;
+  t_state.pointer_attributes = true;
   if (!rule.empty()) {
     on_call(ctx, i, rule);
   }
 }
 
-}  // namespace
+void begin_memory(SourceContext&) {
+  t_state.clear();
+}
 
 void finish_memory(SourceContext& ctx) {
-  if (!ctx.pointer_attributes) {
+  const State& state = t_state;
+  if (!state.pointer_attributes) {
     return;  // `.type == 2` in a file that never names cudaPointerAttributes: some other type
   }
-  for (std::size_t i : ctx.memory_type_compares) {
+  for (std::size_t i : state.memory_type_compares) {
     ctx.add("GP-MEM-004", i, "type compared with a number");
   }
 }
@@ -231,6 +295,21 @@ void register_memory(HandlerTable& table) {
         "cudaMemcpy3DPeer", "cudaMemcpy3DPeerAsync"}) {
     table.add(name, on_call, "GP-MEM-008");
   }
+}
+
+constexpr SourceFamily k_family = {
+    .name = "MEM",
+    .rules = k_rules,
+    .components = k_components,
+    .register_handlers = register_memory,
+    .begin = begin_memory,
+    .finish = finish_memory,
+};
+
+}  // namespace
+
+const SourceFamily& memory_family() {
+  return k_family;
 }
 
 }  // namespace gpuport::source_rules

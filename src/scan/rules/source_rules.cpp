@@ -26,9 +26,6 @@ void SourceScratch::clear() {
   device_functions.clear();
   kernel_calls.clear();
   helper_calls.clear();
-  warp_size_defines.clear();
-  memory_type_compares.clear();
-  ballot_vars.clear();
   helpers_by_name.clear();
   pending_calls.clear();
   visited_helpers.clear();
@@ -43,10 +40,7 @@ SourceContext::SourceContext(const SharedString& file_path, const TokenStream& s
       cuda_file(is_cuda_path(file_path)),
       device_functions(scratch.device_functions),
       kernel_calls(scratch.kernel_calls),
-      helper_calls(scratch.helper_calls),
-      warp_size_defines(scratch.warp_size_defines),
-      memory_type_compares(scratch.memory_type_compares),
-      ballot_vars(scratch.ballot_vars) {
+      helper_calls(scratch.helper_calls) {
   scratch.clear();
 }
 

@@ -1,4 +1,5 @@
-// Internal to the C/C++/CUDA analyzer: the per-file pass state, token helpers and detectors.
+// Internal to the C/C++/CUDA analyzer: the pass state every rule family shares, token helpers and
+// the handler table. Each family's own state, rows and handlers live in its file (source_family.h).
 #pragma once
 
 #include <array>
@@ -15,7 +16,8 @@
 
 namespace gpuport::source_rules {
 
-// A rule that fires at most once per file, at its first occurrence, with a use count.
+// A rule that fires at most once per file, at its first occurrence, with a use count (a field of
+// a family's per-file state).
 struct OncePerFile {
   std::size_t first = SIZE_MAX;  // token index of the first occurrence
   std::uint32_t count = 0;
@@ -50,9 +52,6 @@ struct SourceScratch {
   // those small lists made nearly a third of a scan's `malloc` calls.
   std::vector<CallSite> kernel_calls;
   std::vector<CallSite> helper_calls;
-  std::vector<std::size_t> warp_size_defines;
-  std::vector<std::size_t> memory_type_compares;
-  std::vector<std::string_view> ballot_vars;
   // Working lists of the end-of-file pass that gives kernels their helpers' features.
   std::vector<std::uint32_t> helpers_by_name;
   std::vector<std::string_view> pending_calls;
@@ -61,7 +60,9 @@ struct SourceScratch {
   void clear();
 };
 
-// The state of one pass over one file's tokens.
+// The state of one pass over one file's tokens that every family shares: the tokens, the output,
+// kernel and device-function tracking and the once-per-line slots. A family's own per-file facts
+// are in its file's thread_local `State`, reset by the family's `begin`.
 struct SourceContext {
   // Clears `scratch` and fills it during the pass.
   SourceContext(const SharedString& file_path, const TokenStream& stream, FileAnalysis& analysis,
@@ -86,19 +87,6 @@ struct SourceContext {
   std::vector<DeviceFunction>& device_functions;
   std::vector<CallSite>& kernel_calls;
   std::vector<CallSite>& helper_calls;
-
-  // Per-file facts decided at the end of the pass.
-  OncePerFile fp8, bf16, sync_intrinsics, cub_thrust, cutlass, tensorrt_include, nvinfer;
-  std::vector<std::size_t>& warp_size_defines;     // candidate GP-WARP-002 sites
-  bool logical_warp_evidence = false;              // 64-bit masks or width-parameterised shuffles
-  bool warp64_defined = false;                     // a warp-size constant is also defined as 64
-  std::vector<std::size_t>& memory_type_compares;  // `.type == 2` candidates (GP-MEM-004)
-  bool pointer_attributes = false;  // cudaPointerAttributes named: `.type` is a memory type
-  bool nvcuda_namespace = false;    // `nvcuda` seen: unqualified mma_sync is WMMA
-  std::vector<std::string_view>& ballot_vars;  // 32-bit variables holding a ballot/activemask
-  std::uint32_t shim_defines = 0;              // `#define cudaXxx hipXxx` remaps
-  std::size_t first_shim_define = SIZE_MAX;
-  bool hip_guard_directive = false;
   std::uint32_t last_line_fired[4] = {0, 0, 0, 0};  // once-per-line slots (see k_slot_*)
 
   std::size_t size() const { return tok.size(); }
@@ -223,34 +211,6 @@ class HandlerTable {
 // Generic handlers: the entry's rule fires when the identifier is called / wherever it appears.
 void on_call(SourceContext& ctx, std::size_t i, std::string_view rule);
 void on_name(SourceContext& ctx, std::size_t i, std::string_view rule);
-
-// Each family registers its exact-name handlers; prefix families return true when they handled
-// the identifier.
-void register_warp(HandlerTable& table);
-void register_asm(HandlerTable& table);
-void register_matrix(HandlerTable& table);
-void register_memory(HandlerTable& table);
-void register_execution(HandlerTable& table);
-void register_device_functions(HandlerTable& table);
-void register_libraries(HandlerTable& table);
-
-bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
-bool execution_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
-bool device_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
-bool matrix_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
-
-// Number tokens (warp-32 literals) and structural tokens.
-void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value);
-void on_launch_open(SourceContext& ctx, std::size_t i);
-void on_directive(SourceContext& ctx, std::size_t i);
-void on_include(SourceContext& ctx, std::size_t i, std::string_view header);
-void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header);
-// Per-file rules decided after the pass.
-void finish_warp(SourceContext& ctx);
-void finish_matrix(SourceContext& ctx);
-void finish_libraries(SourceContext& ctx);
-void finish_execution(SourceContext& ctx);
-void finish_memory(SourceContext& ctx);
 
 // Inline asm classification (also used by the unit tests).
 enum class AsmKind : std::uint8_t { Unknown, Ptx, Amdgcn };

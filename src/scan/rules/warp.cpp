@@ -2,13 +2,93 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "scan/inventory.h"
-#include "scan/rules/source_rules.h"
+#include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
 
 namespace {
+
+constexpr Tier k_mech = Tier::Mechanical;
+constexpr Tier k_ret = Tier::Retune;
+constexpr Severity k_low = Severity::Low;
+constexpr Severity k_med = Severity::Medium;
+constexpr Severity k_high = Severity::High;
+
+// Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
+// porting-hazards.md (section 4.1: rows W1-W10, citing the HIP porting guide, HIP C++ language
+// extensions, the HIPIFY tables and ROCm/clr headers) and real-world-lessons.md (section 3: the
+// traps these rules must not fire on); tiers from ARCHITECTURE.md. Effort weights are
+// engineer-hours per occurrence (per file for the once-per-file rules); each docs/rules/<id>.md
+// page states the basis of its number.
+// clang-format off
+constexpr RuleInfo k_rules[] = {
+  {"GP-WARP-001","WARP", "Warp size (wave64)",     k_ret,  k_high,  4.00,
+   "A lane or warp index is computed with a literal 32 (% 32, & 31, / 32, >> 5), which is wrong on 64-wide wavefronts.",
+   "Use warpSize, or a warp-size template parameter chosen per architecture, for lane and warp-index math."},
+  {"GP-WARP-002","WARP", "Warp size (wave64)",     k_ret,  k_high,  2.00,
+   "A warp-size constant is defined as 32 with no 64-wide alternative or logical-warp use in the file.",
+   "Select 64 for CDNA (__GFX9__) and 32 otherwise, or template kernels on the warp size."},
+  {"GP-WARP-003","WARP", "Warp size (wave64)",     k_ret,  k_high,  2.00,
+   "A ballot, activemask or match result is held in 32 bits or counted with __popc/__ffs, but AMD lane masks are 64-bit.",
+   "Hold masks in uint64_t (or auto) and count them with __popcll/__ffsll."},
+  {"GP-WARP-004","WARP", "Warp size (wave64)",     k_ret,  k_high,  2.00,
+   "A ballot or activemask result is compared with 0xffffffff, an all-lanes test that never holds on a 64-lane wavefront.",
+   "Compare with a full mask built from warpSize, or use __all_sync for the all-lanes test."},
+  {"GP-WARP-005","WARP", "Warp size (wave64)",     k_ret,  k_med,   1.00,
+   "A __shared__ array of exactly 32 slots (one per warp) assumes warps of 32 lanes.",
+   "Size the array from the block size and warpSize, and review the reduction that reads it back."},
+  {"GP-WARP-006","WARP", "Warp size (wave64)",     k_ret,  k_high,  4.00,
+   "A shuffle reduction loop starts at offset 16 (or runs up to 32), so it combines only 32 of 64 lanes.",
+   "Start the loop at warpSize / 2, or at a width template parameter."},
+  {"GP-WARP-007","WARP", "Warp size (wave64)",     k_ret,  k_high,  1.00,
+   "warpSize is used where a constant expression is required, but it is not constexpr since ROCm 7.0.",
+   "Use a compile-time warp size from the architecture macros (__GFX9__ -> 64) or a host-selected template parameter."},
+  {"GP-WARP-008","WARP", "Warp size (wave64)",     k_ret,  k_high,  1.00,
+   "A lane mask is built with a 32-bit shift (1 << lane), which overflows for lanes 32 to 63.",
+   "Shift a 64-bit one (1ull << lane) or a lane-mask type chosen per architecture."},
+  {"GP-WARP-009","WARP", "Warp size (wave64)",     k_mech, k_med,   0.50,
+   "The file calls *_sync warp intrinsics, which need ROCm 7.0 (or HIP_ENABLE_WARP_SYNC_BUILTINS) and 64-bit masks on AMD.",
+   "Build with ROCm 7.0 or later (or define HIP_ENABLE_WARP_SYNC_BUILTINS) and pass 64-bit masks."},
+  {"GP-WARP-010","WARP", "Warp size (wave64)",     k_ret,  k_med,   1.00,
+   "__activemask() is used; AMD lanes do not diverge independently, so it returns the converged 64-bit wave mask.",
+   "Treat the result as a 64-bit converged mask and review algorithms that depend on partial warps."},
+  {"GP-WARP-011","WARP", "Warp size (wave64)",     k_ret,  k_med,   2.00,
+   "__syncwarp() is used; AMD GPUs have no independent thread scheduling and HIP headers may lack it.",
+   "Drop it where lanes run in lockstep, or replace the intra-warp handshake with __syncthreads or wave intrinsics."},
+  {"GP-WARP-012","WARP", "Warp size (wave64)",     k_ret,  k_med,   2.00,
+   "A cooperative-groups tile of 32 threads (tiled_partition<32>, thread_block_tile<32>) assumes 32-lane warps.",
+   "Use a tile of warpSize (64 on CDNA) or template the tile size."},
+  {"GP-WARP-013","WARP", "Warp size (wave64)",     k_mech, k_low,   0.25,
+   "__AMDGCN_WAVEFRONT_SIZE is used, a macro deprecated in recent LLVM and ROCm.",
+   "Test __GFX9__/__GFX8__ for wave64, or read warpSize at run time."},
+};
+
+constexpr ComponentInfo k_components[] = {
+  {"Warp size (wave64)",     "needs rework", "warpSize-templated kernels, 64-bit lane masks",                      "days per critical kernel"},
+};
+// clang-format on
+
+// Per-file state, one per scan thread; reset by begin_warp (clear() keeps the vectors' memory).
+struct State {
+  OncePerFile sync_intrinsics;                 // GP-WARP-009
+  std::vector<std::size_t> warp_size_defines;  // candidate GP-WARP-002 sites
+  bool logical_warp_evidence = false;          // 64-bit masks or width-parameterised shuffles
+  bool warp64_defined = false;                 // a warp-size constant is also defined as 64
+  std::vector<std::string_view> ballot_vars;   // 32-bit variables holding a ballot/activemask
+
+  void clear() {
+    sync_intrinsics = {};
+    warp_size_defines.clear();
+    logical_warp_evidence = false;
+    warp64_defined = false;
+    ballot_vars.clear();
+  }
+};
+
+thread_local State t_state;
 
 bool contains_lower(std::string_view name, std::string_view needle) {
   if (name.size() < needle.size()) {
@@ -115,11 +195,12 @@ void check_ballot_result(SourceContext& ctx, std::size_t i) {
               t == "lane_mask_t" || t == "size_t";
   bool narrow = !wide && (t == "unsigned" || t == "int" || t == "uint32_t" || t == "uint" ||
                           t == "int32_t" || t == "unsigned_int");
+  State& state = t_state;
   if (wide) {
-    ctx.logical_warp_evidence = true;
+    state.logical_warp_evidence = true;
   } else if (narrow) {
-    if (ctx.ballot_vars.size() < 64) {
-      ctx.ballot_vars.push_back(ctx.text(var));
+    if (state.ballot_vars.size() < 64) {
+      state.ballot_vars.push_back(ctx.text(var));
     }
     ctx.add("GP-WARP-003", type,
             std::string(t) + " " + std::string(ctx.text(var)) + " = " + std::string(ctx.text(i)));
@@ -131,14 +212,15 @@ void on_sync_intrinsic(SourceContext& ctx, std::size_t i, std::string_view) {
   if (!is_call(ctx, i)) {
     return;
   }
+  State& state = t_state;
   if (ctx.tok[i].context != BranchContext::Hip) {
-    ctx.sync_intrinsics.note(i);
+    state.sync_intrinsics.note(i);
   }
   std::string_view name = ctx.text(i);
   if (name.starts_with("__shfl")) {
     auto args = call_arguments(ctx, next_code(ctx, i));
     if (args.size() == 4) {
-      ctx.logical_warp_evidence = true;  // explicit width: a logical warp (ggml pattern)
+      state.logical_warp_evidence = true;  // explicit width: a logical warp (ggml pattern)
     }
   }
   if (is_ballot_name(name)) {
@@ -304,9 +386,9 @@ void check_warp_size_constant(SourceContext& ctx, std::size_t i, std::uint64_t v
     return;
   }
   if (value == 64) {
-    ctx.warp64_defined = true;
+    t_state.warp64_defined = true;
   } else if (ctx.tok[i].context == BranchContext::Neutral) {
-    ctx.warp_size_defines.push_back(i);
+    t_state.warp_size_defines.push_back(i);
   }
 }
 
@@ -336,8 +418,8 @@ void check_lane_shift(SourceContext& ctx, std::size_t i) {
 
 bool is_ballot_value(const SourceContext& ctx, std::size_t j) {
   if (ctx.kind(j) == TokenKind::Identifier) {
-    std::string_view name = ctx.text(j);
-    return std::find(ctx.ballot_vars.begin(), ctx.ballot_vars.end(), name) != ctx.ballot_vars.end();
+    const std::vector<std::string_view>& ballot_vars = t_state.ballot_vars;
+    return std::find(ballot_vars.begin(), ballot_vars.end(), ctx.text(j)) != ballot_vars.end();
   }
   if (ctx.is_punct(j, ")")) {
     std::size_t open = match_back_paren(ctx, j);
@@ -365,6 +447,54 @@ void check_full_mask(SourceContext& ctx, std::size_t i) {
     }
   }
 }
+
+void begin_warp(SourceContext&) {
+  t_state.clear();
+}
+
+void finish_warp(SourceContext& ctx) {
+  const State& state = t_state;
+  if (!state.logical_warp_evidence && !state.warp64_defined) {
+    for (std::size_t i : state.warp_size_defines) {
+      ctx.add("GP-WARP-002", i, "warp size fixed at 32");
+    }
+  }
+  if (state.sync_intrinsics.count > 0) {
+    ctx.add("GP-WARP-009", state.sync_intrinsics.first,
+            std::to_string(state.sync_intrinsics.count) + " *_sync warp intrinsic calls");
+  }
+}
+
+void register_warp(HandlerTable& table) {
+  for (std::string_view name :
+       {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+        "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync", "__match_all_sync",
+        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+        "__reduce_or_sync", "__reduce_xor_sync"}) {
+    table.add(name, on_sync_intrinsic);
+  }
+  for (std::string_view name :
+       {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all"}) {
+    table.add(name, on_legacy_intrinsic);
+  }
+  table.add("__activemask", on_activemask);
+  table.add("__syncwarp", on_syncwarp);
+  table.add("tiled_partition", on_tile);
+  table.add("thread_block_tile", on_tile);
+  table.add("warpSize", on_warp_size_builtin);
+  table.add("__AMDGCN_WAVEFRONT_SIZE", on_wavefront_macro);
+  table.add("__AMDGCN_WAVEFRONT_SIZE__", on_wavefront_macro);
+  table.add("for", on_for);
+}
+
+constexpr SourceFamily k_family = {
+    .name = "WARP",
+    .rules = k_rules,
+    .components = k_components,
+    .register_handlers = register_warp,
+    .begin = begin_warp,
+    .finish = finish_warp,
+};
 
 }  // namespace
 
@@ -402,38 +532,8 @@ void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value) {
   }
 }
 
-void finish_warp(SourceContext& ctx) {
-  if (!ctx.logical_warp_evidence && !ctx.warp64_defined) {
-    for (std::size_t i : ctx.warp_size_defines) {
-      ctx.add("GP-WARP-002", i, "warp size fixed at 32");
-    }
-  }
-  if (ctx.sync_intrinsics.count > 0) {
-    ctx.add("GP-WARP-009", ctx.sync_intrinsics.first,
-            std::to_string(ctx.sync_intrinsics.count) + " *_sync warp intrinsic calls");
-  }
-}
-
-void register_warp(HandlerTable& table) {
-  for (std::string_view name :
-       {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
-        "__any_sync", "__all_sync", "__uni_sync", "__match_any_sync", "__match_all_sync",
-        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-        "__reduce_or_sync", "__reduce_xor_sync"}) {
-    table.add(name, on_sync_intrinsic);
-  }
-  for (std::string_view name :
-       {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all"}) {
-    table.add(name, on_legacy_intrinsic);
-  }
-  table.add("__activemask", on_activemask);
-  table.add("__syncwarp", on_syncwarp);
-  table.add("tiled_partition", on_tile);
-  table.add("thread_block_tile", on_tile);
-  table.add("warpSize", on_warp_size_builtin);
-  table.add("__AMDGCN_WAVEFRONT_SIZE", on_wavefront_macro);
-  table.add("__AMDGCN_WAVEFRONT_SIZE__", on_wavefront_macro);
-  table.add("for", on_for);
+const SourceFamily& warp_family() {
+  return k_family;
 }
 
 }  // namespace gpuport::source_rules
