@@ -122,7 +122,7 @@ bool resolved_by_translation(std::string_view rule_id) {
 void add_warnings(const std::string& path, std::string_view source, const TokenStream& tokens,
                   TranslationResult& result) {
   FileAnalysis analysis;
-  if (looks_like_embedded_binary(source)) {
+  if (holds_nvidia_binary(path, source)) {
     analyze_embedded_binary(path, source, analysis);
   } else {
     analyze_cuda(path, tokens, analysis);

@@ -1,6 +1,8 @@
 // Precompiled NVIDIA artifacts: engine/cubin/PTX/fatbin files by extension, and C/C++ sources
 // that are byte-array dumps of GPU binaries (detected cheaply, counted, never lexed).
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -185,6 +187,93 @@ bool looks_like_embedded_binary(std::string_view source) {
   // A lookup table at the top of ordinary code is not enough: the middle must be data too.
   std::string_view middle = source.substr(source.size() / 2, k_probe_bytes);
   return !cannot_be_dense(middle) && dense(measure(middle, true));
+}
+
+namespace {
+
+std::string lower_ascii(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+// The first integer literals after the first '{' (up to `count`), or fewer when they run out.
+std::vector<std::uint64_t> first_values(std::string_view source, std::size_t count) {
+  std::vector<std::uint64_t> values;
+  std::size_t i = source.find('{');
+  if (i == std::string_view::npos) {
+    return values;
+  }
+  const std::size_t end = std::min(source.size(), i + 512);
+  while (i < end && values.size() < count) {
+    if (!is_digit(source[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    int base = 10;
+    if (source[i] == '0' && i + 1 < end && (source[i + 1] == 'x' || source[i + 1] == 'X')) {
+      base = 16;
+      j = i + 2;
+    }
+    std::uint64_t value = 0;
+    while (j < end && (base == 16 ? is_hex(source[j]) : is_digit(source[j]))) {
+      const char c = source[j];
+      const unsigned digit = is_digit(c) ? static_cast<unsigned>(c - '0')
+                                         : static_cast<unsigned>((c | 0x20) - 'a' + 10);
+      value = value * static_cast<std::uint64_t>(base) + digit;
+      ++j;
+    }
+    values.push_back(value);
+    while (j < end && is_ident(source[j])) {
+      ++j;  // suffixes: u, ull
+    }
+    i = j;
+  }
+  return values;
+}
+
+// An ELF (cubin) or fatbin header as the first bytes, 32-bit or 64-bit words of the array.
+bool starts_with_gpu_magic(std::string_view source) {
+  const std::vector<std::uint64_t> v = first_values(source, 4);
+  if (v.size() >= 4 && v[0] == 0x7f && v[1] == 0x45 && v[2] == 0x4c && v[3] == 0x46) {
+    return true;  // "\x7fELF" as bytes
+  }
+  if (v.size() >= 4 && v[0] == 0x50 && v[1] == 0xed && v[2] == 0x55 && v[3] == 0xba) {
+    return true;  // fatbin magic 0xba55ed50, little-endian bytes
+  }
+  if (!v.empty()) {
+    const std::uint64_t low = v[0] & 0xffffffffu;
+    return low == 0x464c457fu || low == 0xba55ed50u || low == 0x466243b1u;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool holds_nvidia_binary(std::string_view path, std::string_view source) {
+  if (!looks_like_embedded_binary(source)) {
+    return false;
+  }
+  // Dense numeric data alone is not a GPU binary (Unicode tables, weights, CRC tables): the
+  // array must carry an ELF or fatbin header, or the file must say it holds one.
+  if (starts_with_gpu_magic(source)) {
+    return true;
+  }
+  const std::string name = lower_ascii(path);
+  const std::size_t brace = source.find('{');
+  const std::string head = lower_ascii(
+      source.substr(0, brace == std::string_view::npos ? 0 : std::min(brace, k_probe_bytes)));
+  for (std::string_view word : {"cubin", "fatbin", "ptx"}) {
+    if (name.find(word) != std::string::npos || head.find(word) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out) {

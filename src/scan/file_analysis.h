@@ -22,8 +22,8 @@ struct FileAnalysis {
   std::vector<Artifact> artifacts;
   std::vector<AmdPathSign> amd_path;
   std::vector<FileWarning> warnings;
-  std::vector<GuardLine> guards;             // the #if lines that decide excluded items
-  std::vector<ExcludedSource> excluded;      // this file, when the AMD build leaves it out
+  std::vector<GuardLine> guards;         // the #if lines that decide excluded items
+  std::vector<ExcludedSource> excluded;  // this file, when the AMD build leaves it out
   std::uint64_t lines = 0;
   bool skip_lexing = false;  // set by the driver for embedded-binary sources
   // Whether findings carry their source line (Finding::excerpt). A setting of the worker, not
@@ -57,6 +57,9 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
 // True when a C/C++ file is mostly a byte array (a cubin or fatbin embedded as `0x..,` text):
 // such files are counted as artifacts and not lexed. Decided from the first few KiB.
 bool looks_like_embedded_binary(std::string_view source);
+// looks_like_embedded_binary, and the array is an NVIDIA binary: it starts with an ELF or fatbin
+// header, or the path or the text before the array names a cubin, fatbin or PTX.
+bool holds_nvidia_binary(std::string_view path, std::string_view source);
 // Records an embedded-binary source file (artifact + finding) without lexing it.
 void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out);
 

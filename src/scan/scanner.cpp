@@ -366,7 +366,7 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
   switch (language) {
     case Language::Cuda:
     case Language::Cpp: {
-      if (looks_like_embedded_binary(bytes)) {
+      if (holds_nvidia_binary(file_path, bytes)) {
         out.lines = count_lines(bytes);
         analyze_embedded_binary(path, bytes, out);
         break;

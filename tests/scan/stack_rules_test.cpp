@@ -173,6 +173,25 @@ TEST(EmbeddedBinary, ByteArrayDumpIsDetected) {
   EXPECT_EQ(out.findings[0].excerpt, "unsigned char cubin_sm80[] = {");
 }
 
+// Regression: llama.cpp's generated unicode-data.cpp (dense hex pairs) was reported as an
+// embedded NVIDIA binary, a rewrite-tier finding on every scan of the repository.
+TEST(EmbeddedBinary, DenseDataIsANvidiaBinaryOnlyWithAHeaderOrAName) {
+  std::string table = "const unsigned char data[] = {\n";
+  for (int i = 0; i < 4000; ++i) {
+    table += "0x" + std::string(1, "0123456789abcdef"[i % 16]) + "3, ";
+  }
+  table += "};\n";
+  ASSERT_TRUE(looks_like_embedded_binary(table));
+  EXPECT_FALSE(holds_nvidia_binary("src/unicode-data.cpp", table));
+  EXPECT_TRUE(holds_nvidia_binary("kernels/fmha_sm80_cubin.cpp", table));
+  EXPECT_TRUE(holds_nvidia_binary("src/data.cpp", "// fatbin for sm_90\n" + table));
+  std::string elf = "unsigned char k[] = {0x7f, 0x45, 0x4c, 0x46, " + table.substr(30);
+  EXPECT_TRUE(holds_nvidia_binary("src/blob.cpp", elf));
+  std::string words = "unsigned long long k[] = {0x00100001ba55ed50ull, " + table.substr(30);
+  EXPECT_TRUE(holds_nvidia_binary("src/blob.cpp", words));
+  EXPECT_FALSE(holds_nvidia_binary("src/blob.cpp", "int a[] = {0x7f, 0x45, 0x4c, 0x46};"));
+}
+
 TEST(EmbeddedBinary, LookupTableInOrdinaryCodeIsNot) {
   std::string source = "static const unsigned crc[256] = {\n";
   for (int i = 0; i < 256; ++i) {
