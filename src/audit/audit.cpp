@@ -131,6 +131,9 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   report(inputs, AuditStage::Scan);
   ScanOptions scan_options;
   scan_options.walk.jobs = std::max(1u, inputs.jobs);
+  scan_options.walk.excludes = config.scan_exclude;
+  scan_options.walk.excludes.insert(scan_options.walk.excludes.end(), inputs.excludes.begin(),
+                                    inputs.excludes.end());
   auto scanned = scan(fs, inputs.repo, scan_options);
   if (!scanned) {
     return tl::unexpected(AuditError{inputs.repo + ": cannot read: " + scanned.error().message});
@@ -139,7 +142,7 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
 
   report(inputs, AuditStage::Translate);
   HipifyOptions hipify_options;
-  hipify_options.walk = scan_options.walk;
+  hipify_options.walk = scan_options.walk;  // the same files: ignore files and excludes apply
   const std::vector<std::string> roots{inputs.repo};
   auto translated = hipify_tree(fs, roots, hipify_options, builtin_mapping_table());
   if (!translated) {

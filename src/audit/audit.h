@@ -24,6 +24,9 @@ struct AuditInputs {
   std::vector<std::string> traces;
   std::optional<std::string> config_path;  // a project's .gpuport.toml; none: the defaults
   unsigned jobs = 1;                       // worker threads for the scan and the translation
+  // --exclude: gitignore-syntax globs the scan and the translation dry run leave out, after the
+  // config's [scan] exclude ones (so a "!glob" here re-includes what the config left out).
+  std::vector<std::string> excludes;
   // `gpuport bench` results whose throughput at the SLO replaces the config's throughput_rps.
   std::optional<std::string> bench_nvidia;
   std::optional<std::string> bench_amd;

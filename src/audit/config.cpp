@@ -83,6 +83,11 @@ class Reader {
     const auto* text = std::get_if<std::string>(&value.value);
     return text != nullptr ? *text : std::string();
   }
+  std::vector<std::string> strings(std::string_view key) {
+    const FlatValue& value = find(key);
+    const auto* texts = std::get_if<std::vector<std::string>>(&value.value);
+    return texts != nullptr ? *texts : std::vector<std::string>();
+  }
   bool from_user(std::string_view key) const { return m_user.find(key) != m_user.end(); }
 
   double at_least(std::string_view key, double minimum) {
@@ -221,6 +226,8 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   config.verdict.validation_max_days = in.at_least("verdict.validation_max_days", 0);
   config.verdict.bounded_max_days =
       in.at_least("verdict.bounded_max_days", config.verdict.validation_max_days);
+
+  config.scan_exclude = in.strings("scan.exclude");
   return config;
 }
 

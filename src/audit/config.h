@@ -1,6 +1,7 @@
 // The audit's settings: the shipped defaults (config/gpuport-defaults.toml, embedded in the
 // binary) with a project's .gpuport.toml laid over them. Every weight, price and threshold the
-// effort, cost and verdict models use is a field here; none has a value in code.
+// effort, cost and verdict models use is a field here; none has a value in code. The same file's
+// [scan] table serves every command that scans a tree (scan, hipify, profile --source, audit).
 #pragma once
 
 #include <cstdint>
@@ -109,6 +110,9 @@ struct AuditConfig {
   NoTraceConfig no_trace;
   CostConfig cost;
   VerdictConfig verdict;
+  // [scan] exclude: gitignore-syntax globs of paths every scan of the tree leaves out, applied
+  // before the command line's --exclude globs (so a later "!glob" there re-includes).
+  std::vector<std::string> scan_exclude;
   std::vector<ConfigOverride> overrides;  // keys the project's file changed, sorted by key
 };
 

@@ -52,7 +52,44 @@ std::string format_double(double value) {
   return std::string(buffer, error == std::errc() ? end : buffer);
 }
 
-void flatten(const cpptoml::table& table, const std::string& prefix, FlatToml& out) {
+// What a value that may not stand in an array is, for the error that names it.
+std::string_view element_kind_name(const cpptoml::base& node) {
+  if (node.is_table()) {
+    return "a table";
+  }
+  if (node.is_array() || node.is_table_array()) {
+    return "an array";
+  }
+  if (node.as<std::int64_t>()) {
+    return "an integer";
+  }
+  if (node.as<double>()) {
+    return "a number";
+  }
+  if (node.as<bool>()) {
+    return "true or false";
+  }
+  return "a date or a time";
+}
+
+// The strings of an array; when an element is not a string, `bad` says which and what it is.
+std::vector<std::string> array_strings(const cpptoml::array& array, std::string& bad) {
+  std::vector<std::string> strings;
+  const auto& elements = array.get();
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    auto text = elements[i]->as<std::string>();
+    if (!text) {
+      bad = fmt::format("element {} is {}", i + 1, element_kind_name(*elements[i]));
+      return {};
+    }
+    strings.push_back(text->get());
+  }
+  return strings;
+}
+
+// `bad_arrays`: key -> what is wrong with an array that holds something other than strings.
+void flatten(const cpptoml::table& table, const std::string& prefix, FlatToml& out,
+             std::map<std::string, std::string>& bad_arrays) {
   if (table.empty() && !prefix.empty()) {
     out[prefix] = FlatValue{FlatKind::Table, {}, 0};
   }
@@ -60,10 +97,19 @@ void flatten(const cpptoml::table& table, const std::string& prefix, FlatToml& o
     const std::string name = prefix.empty() ? key : prefix + "." + key;
     FlatValue value;
     if (node->is_table()) {
-      flatten(*node->as_table(), name, out);
+      flatten(*node->as_table(), name, out, bad_arrays);
       continue;
     }
-    if (auto integer = node->as<std::int64_t>()) {
+    if (node->is_table_array()) {
+      bad_arrays[name] = "it is an array of tables";
+    } else if (auto array = node->as_array()) {
+      std::string bad;
+      std::vector<std::string> strings = array_strings(*array, bad);
+      if (!bad.empty()) {
+        bad_arrays[name] = bad;
+      }
+      value = {FlatKind::StringArray, std::move(strings), 0};
+    } else if (auto integer = node->as<std::int64_t>()) {
       value = {FlatKind::Integer, integer->get(), 0};
     } else if (auto real = node->as<double>()) {
       value = {FlatKind::Float, real->get(), 0};
@@ -74,6 +120,37 @@ void flatten(const cpptoml::table& table, const std::string& prefix, FlatToml& o
     }
     out[name] = std::move(value);
   }
+}
+
+// A TOML basic string: quotes, backslashes and control characters escaped.
+std::string toml_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
 }
 
 bool is_bare_key_char(char c) {
@@ -174,12 +251,14 @@ std::string_view flat_kind_name(FlatKind kind) {
       return "true or false";
     case FlatKind::String:
       return "a string";
+    case FlatKind::StringArray:
+      return "an array of strings";
     case FlatKind::Table:
       return "a table";
     case FlatKind::Other:
       break;
   }
-  return "an array or a date";
+  return "a date or a time";
 }
 
 double FlatValue::number() const {
@@ -200,22 +279,21 @@ std::string FlatValue::toml() const {
       return format_double(std::get<double>(value));
     case FlatKind::Boolean:
       return std::get<bool>(value) ? "true" : "false";
-    case FlatKind::String: {
-      std::string quoted = "\"";
-      for (char c : std::get<std::string>(value)) {
-        if (c == '"' || c == '\\') {
-          quoted += '\\';
-        }
-        quoted += c;
+    case FlatKind::String:
+      return toml_string(std::get<std::string>(value));
+    case FlatKind::StringArray: {
+      std::string out = "[";
+      for (const std::string& text : std::get<std::vector<std::string>>(value)) {
+        out += (out.size() > 1 ? ", " : "") + toml_string(text);
       }
-      return quoted + "\"";
+      return out + "]";
     }
     case FlatKind::Table:
       return "{}";
     case FlatKind::Other:
       break;
   }
-  return "[...]";
+  return "(a date or a time)";
 }
 
 std::map<std::string, std::uint32_t, std::less<>> toml_key_lines(std::string_view text) {
@@ -285,7 +363,8 @@ tl::expected<FlatToml, std::string> parse_flat_toml(std::string_view text,
     return tl::unexpected(path + ": " + one_line(error.what()));
   }
   FlatToml flat;
-  flatten(*root, "", flat);
+  std::map<std::string, std::string> bad_arrays;
+  flatten(*root, "", flat, bad_arrays);
   const auto lines = toml_key_lines(text);
   for (auto& [key, value] : flat) {
     // An inline table's keys are not on lines of their own: take the nearest enclosing key.
@@ -301,6 +380,22 @@ tl::expected<FlatToml, std::string> parse_flat_toml(std::string_view text,
       }
       probe = probe.substr(0, dot);
     }
+  }
+  // The first array of the file that holds something other than strings is the error.
+  const FlatToml::value_type* first_bad = nullptr;
+  std::string_view why;
+  for (const auto& [key, problem] : bad_arrays) {
+    const auto& entry = *flat.find(key);
+    if (first_bad == nullptr || entry.second.line < first_bad->second.line) {
+      first_bad = &entry;
+      why = problem;
+    }
+  }
+  if (first_bad != nullptr) {
+    const std::string where =
+        first_bad->second.line > 0 ? path + ":" + std::to_string(first_bad->second.line) : path;
+    return tl::unexpected(one_line(fmt::format("{}: '{}': an array may hold only strings ({})",
+                                               where, first_bad->first, why)));
   }
   return flat;
 }

@@ -15,6 +15,7 @@
 #include "cli/command_line.h"
 #include "cli/command_output.h"
 #include "cli/progress.h"
+#include "cli/scan_exclusions.h"
 #include "report/audit/audit_html.h"
 #include "report/audit/audit_json.h"
 #include "report/audit/audit_markdown.h"
@@ -45,7 +46,10 @@ constexpr std::string_view k_footer =
     "               sustained throughput at the p95 SLO, monthly requests, engineer day rate,\n"
     "               any effort weight. Keys you do not set keep the shipped defaults; the report\n"
     "               lists the ones you changed. --print-default-config shows every key with\n"
-    "               where its number comes from.\n"
+    "               where its number comes from. Its [scan] exclude globs are added to\n"
+    "               --exclude (scan, hipify and profile read the same file with --config).\n"
+    "  --exclude    paths the scan and the translation dry run leave out (gitignore syntax,\n"
+    "               repeatable): vendored code, build trees. .gitignore files are honoured.\n"
     "  --bench-nvidia, --bench-amd\n"
     "               a 'gpuport bench' result (-o FILE.json) of the serving deployment on each\n"
     "               platform. Its throughput at the SLO (the highest load that met --slo)\n"
@@ -66,6 +70,7 @@ constexpr std::string_view k_footer =
     "  gpuport audit ~/src/server --trace a.json.gz --trace b.json.gz -o audit.html\n"
     "  gpuport audit . --format markdown > audit.md        for a pull-request comment\n"
     "  gpuport audit . --format json -o audit.json\n"
+    "  gpuport audit . --exclude third_party/ --exclude 'build*/'   leave vendored code out\n"
     "  gpuport audit --print-default-config > .gpuport.toml   start your own config\n"
     "  gpuport audit . --config .gpuport.toml --bench-nvidia h100.json --bench-amd mi300x.json\n"
     "\n"
@@ -78,6 +83,7 @@ constexpr std::string_view k_footer =
 struct RawAuditArgs {
   std::string repo;
   std::vector<std::string> traces;
+  std::vector<std::string> excludes;
   std::string config;
   std::string bench_nvidia;
   std::string bench_amd;
@@ -97,8 +103,10 @@ void define_flags(CLI::App& app, RawAuditArgs& raw) {
       ->type_name("TRACE")
       ->allow_extra_args(false);
   app.add_option("--config", raw.config,
-                 "Prices, load numbers and weights (TOML) over the shipped defaults")
+                 "Prices, load numbers, weights and [scan] exclude globs (TOML) over the shipped "
+                 "defaults")
       ->type_name("FILE");
+  add_exclude_option(app, raw.excludes);
   app.add_option("--bench-nvidia", raw.bench_nvidia,
                  "A gpuport bench result (JSON) of the NVIDIA deployment: its throughput at the "
                  "SLO replaces the config's")
@@ -137,6 +145,7 @@ tl::expected<AuditCommandConfig, UsageError> validate(const RawAuditArgs& raw) {
     }
   }
   config.traces = raw.traces;
+  config.excludes = raw.excludes;
   if (!raw.config.empty()) {
     config.config_file = raw.config;
   }
@@ -263,6 +272,7 @@ int run_audit_command(const CommandArgs& args) {
   AuditInputs inputs;
   inputs.repo = config->repo;
   inputs.traces = config->traces;
+  inputs.excludes = config->excludes;  // the config's [scan] exclude globs join them in run_audit
   inputs.config_path = config->config_file;
   inputs.bench_nvidia = config->bench_nvidia;
   inputs.bench_amd = config->bench_amd;

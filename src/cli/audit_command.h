@@ -26,6 +26,7 @@ inline constexpr std::string_view k_default_audit_report = "gpuport-report.html"
 struct AuditCommandConfig {
   std::string repo;
   std::vector<std::string> traces;
+  std::vector<std::string> excludes;  // --exclude; the config's [scan] exclude join them
   std::optional<std::string> config_file;
   std::optional<std::string> bench_nvidia;  // gpuport bench results giving the throughputs
   std::optional<std::string> bench_amd;

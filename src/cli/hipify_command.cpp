@@ -17,6 +17,7 @@
 #include "cli/command_line.h"
 #include "cli/hipify_report.h"
 #include "cli/progress.h"
+#include "cli/scan_exclusions.h"
 #include "hipify/mapping.h"
 #include "hipify/unified_diff.h"
 #include "report/text_util.h"
@@ -44,8 +45,13 @@ constexpr std::string_view k_footer =
     "  gpuport hipify src/ --dry-run --diff | less\n"
     "  gpuport hipify src/ include/ -o hip/ --rename --build-files --stats\n"
     "  gpuport hipify . --in-place --exclude third_party/\n"
+    "  gpuport hipify . --dry-run --config .gpuport.toml   leave out its [scan] exclude globs\n"
     "  gpuport hipify csrc/ -o ../csrc-hip --verify --offload-arch gfx940 --hipcc-arg=-Icsrc\n"
     "  gpuport hipify csrc/ --dry-run --format json > hipify.json\n"
+    "\n"
+    "--exclude GLOB (gitignore syntax, repeatable) and the [scan] exclude list of a --config\n"
+    "file (the .gpuport.toml that 'gpuport audit' reads) add up: excluded files are neither\n"
+    "translated nor copied.\n"
     "\n"
     "Warnings go to stderr as FILE:LINE:COL: warning: [RULE] message ('gpuport rules RULE').\n"
     "--verify runs hipcc -fsyntax-only on every translated source ($HIPCC or --hipcc picks the\n"
@@ -55,7 +61,8 @@ constexpr std::string_view k_footer =
     "  0  done (and, with --verify, no translated source failed to compile)\n"
     "  1  --verify: a translated source does not compile\n"
     "  2  bad usage or input (missing PATH, -o inside the input, existing backup without\n"
-    "     --force, ...); one line names the file, and nothing is written";
+    "     --force, an invalid --config file, ...); one line names the file, and nothing is\n"
+    "     written";
 
 struct RawHipifyArgs {
   std::vector<std::string> inputs;
@@ -79,6 +86,7 @@ struct RawHipifyArgs {
   std::vector<std::string> hipcc_args;
   unsigned jobs = 1;
   std::vector<std::string> excludes;
+  std::string config;
   bool no_ignore = false;
   bool follow_symlinks = false;
   std::string max_filesize = "16M";
@@ -130,10 +138,8 @@ void define_flags(CLI::App& app, RawHipifyArgs& raw) {
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
-  app.add_option("--exclude", raw.excludes,
-                 "Skip paths matching GLOB (gitignore syntax); repeatable")
-      ->type_name("GLOB")
-      ->allow_extra_args(false);
+  add_exclude_option(app, raw.excludes);
+  add_scan_config_option(app, raw.config);
   app.add_flag("--no-ignore", raw.no_ignore, "Do not honour .gitignore and .git/info/exclude");
   app.add_flag("--follow-symlinks", raw.follow_symlinks,
                "Follow symbolic links (default: an -o tree recreates them as links)");
@@ -234,6 +240,9 @@ tl::expected<HipifyConfig, UsageError> validate(const RawHipifyArgs& raw, const 
   config.hipify.walk.max_file_size = *max_size;
   config.hipify.walk.jobs = raw.jobs;
   config.hipify.walk.excludes = raw.excludes;
+  if (!raw.config.empty()) {
+    config.config_file = raw.config;
+  }
   config.hipify.walk.ignore_files = raw.no_ignore ? IgnoreFiles::Disregard : IgnoreFiles::Honour;
   config.hipify.walk.symlinks = raw.follow_symlinks ? Symlinks::Follow : Symlinks::Skip;
   config.diff = raw.diff ? ShowDiff::On : ShowDiff::Off;
@@ -401,6 +410,10 @@ int run_hipify_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_hipify_args(args, &help, std::getenv("HIPCC"));
   if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
+  }
+  if (const std::optional<int> status =
+          add_config_excludes(config->config_file, config->hipify.walk.excludes)) {
     return *status;
   }
   if (auto inputs = check_inputs(*config); !inputs) {

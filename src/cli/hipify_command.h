@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,8 @@ enum class ShowStats : std::uint8_t { Off, On };
 struct HipifyConfig {
   std::vector<std::string> inputs;
   OutputOptions output;
-  HipifyOptions hipify;
+  HipifyOptions hipify;  // hipify.walk.excludes: --exclude; the config's go in front when run
+  std::optional<std::string> config_file;  // --config: a .gpuport.toml whose [scan] exclude applies
   ReportFormat format = ReportFormat::Text;  // Text or Json
   ShowDiff diff = ShowDiff::Off;
   ShowStats stats = ShowStats::Off;

@@ -12,6 +12,7 @@
 
 #include "cli/command_line.h"
 #include "cli/progress.h"
+#include "cli/scan_exclusions.h"
 #include "profile/analysis/profile.h"
 #include "profile/source_join.h"
 #include "profile/trace_reader.h"
@@ -61,22 +62,29 @@ constexpr std::string_view k_footer =
     "Examples:\n"
     "  gpuport profile trace.json.gz\n"
     "  gpuport profile trace.json.gz --source ~/src/server --top 40\n"
+    "  gpuport profile trace.json.gz --source . --exclude third_party/ --config .gpuport.toml\n"
     "  gpuport profile trace.json.gz --scan scan.json --format json -o profile.json\n"
     "  gpuport profile report.sqlite --step '^decode' --format md > profile.md\n"
     "  gpuport profile results.csv --format csv > kernels.csv\n"
     "  gpuport compare h100.json.gz mi300x.json.gz      two GPUs side by side\n"
     "\n"
+    "The --source scan leaves out paths matching --exclude GLOB (gitignore syntax, repeatable)\n"
+    "and the [scan] exclude list of a --config file (the .gpuport.toml that 'gpuport audit'\n"
+    "reads); .gitignore files are honoured.\n"
+    "\n"
     "Colour: --color always/never are final; auto colours a terminal unless NO_COLOR is set.\n"
     "\n"
     "Exit codes:\n"
     "  0  report written\n"
-    "  2  bad usage or unreadable input (one line names the file and the position); no output\n"
-    "     file is written";
+    "  2  bad usage or unreadable input, an invalid --config file included (one line names the\n"
+    "     file and the position); no output file is written";
 
 struct RawProfileArgs {
   std::string trace;
   std::string source;
   std::string scan;
+  std::vector<std::string> excludes;
+  std::string config;
   std::string input_format;
   std::string step;
   std::size_t top = 20;
@@ -97,6 +105,8 @@ void define_flags(CLI::App& app, RawProfileArgs& raw) {
   app.add_option("--scan", raw.scan,
                  "Join the kernels of a 'gpuport scan --format json' file instead")
       ->type_name("FILE");
+  add_exclude_option(app, raw.excludes);
+  add_scan_config_option(app, raw.config);
   app.add_option("--input-format", raw.input_format,
                  "Read TRACE as this format instead of detecting it (list below)")
       ->type_name("FORMAT");
@@ -132,6 +142,14 @@ tl::expected<ProfileConfig, UsageError> validate(const RawProfileArgs& raw) {
   }
   config.source_root = raw.source;
   config.scan_json = raw.scan;
+  if (!raw.excludes.empty() && raw.source.empty()) {
+    return tl::unexpected(
+        UsageError{"--exclude applies to the --source scan: give --source REPO with it"});
+  }
+  config.excludes = raw.excludes;
+  if (!raw.config.empty()) {
+    config.config_file = raw.config;
+  }
   auto input_format = parse_input_format(raw.input_format);
   if (!input_format) {
     return tl::unexpected(input_format.error());
@@ -178,6 +196,7 @@ std::optional<std::vector<SourceKernel>> source_kernels(const ProfileConfig& con
   DiskFileSystem disk;
   ScanOptions options;
   options.walk.jobs = config.jobs;
+  options.walk.excludes = config.excludes;
   ScanProgress progress;
   tl::expected<ScanResult, IoError> result;
   {
@@ -256,6 +275,10 @@ int run_profile_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_profile_args(args, &help);
   if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
+  }
+  if (const std::optional<int> status =
+          add_config_excludes(config->config_file, config->excludes)) {
     return *status;
   }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <tl/expected.hpp>
 
@@ -22,6 +23,9 @@ struct ProfileConfig {
   std::string trace;
   std::string source_root;  // --source: scan this repository in-process
   std::string scan_json;    // --scan: a `gpuport scan --format json` file
+  // --exclude globs of the --source scan; the config's [scan] exclude go in front when run.
+  std::vector<std::string> excludes;
+  std::optional<std::string> config_file;  // --config: a .gpuport.toml
   std::optional<TraceFormat> input_format;
   std::optional<StepPattern> step;  // --step (none: ProfilerStep#, else NVTX)
   std::size_t top = 20;

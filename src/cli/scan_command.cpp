@@ -17,6 +17,7 @@
 #include "cli/keep_until_exit.h"
 #include "cli/malloc_tuning.h"
 #include "cli/progress.h"
+#include "cli/scan_exclusions.h"
 #include "report/json_report.h"
 #include "report/markdown_report.h"
 #include "report/output_sink.h"
@@ -45,6 +46,12 @@ constexpr std::string_view k_footer =
     "  gpuport scan . --format sarif -o gpuport.sarif   for code-scanning upload\n"
     "  gpuport scan . --format md > comment.md          for a pull-request comment\n"
     "  gpuport scan . --exclude 'third_party/' --max-filesize 4M --fail-on rewrite\n"
+    "  gpuport scan . --config .gpuport.toml   leave out its [scan] exclude globs too\n"
+    "\n"
+    "Excluding: --exclude GLOB (gitignore syntax, repeatable) and the [scan] exclude list of a\n"
+    "--config file (the .gpuport.toml that 'gpuport audit' reads) add up; .gitignore files are\n"
+    "honoured unless --no-ignore. A '!GLOB' on the command line re-includes what the config\n"
+    "left out.\n"
     "\n"
     "Tiers, cheapest first: framework, config, mechanical, retune, rewrite.\n"
     "Colour: --color always/never are final; auto colours a terminal unless NO_COLOR is set.\n"
@@ -52,7 +59,8 @@ constexpr std::string_view k_footer =
     "Exit codes:\n"
     "  0  scan completed (and no finding reached --fail-on)\n"
     "  1  a finding at or above the --fail-on tier was found\n"
-    "  2  bad usage or unreadable input (e.g. PATH does not exist); no output file is written";
+    "  2  bad usage or unreadable input (e.g. PATH does not exist, an invalid --config file);\n"
+    "     no output file is written";
 
 // The raw strings the flags fill before validation.
 struct RawScanArgs {
@@ -61,6 +69,7 @@ struct RawScanArgs {
   std::string output;
   unsigned jobs = 1;
   std::vector<std::string> excludes;
+  std::string config;
   bool no_ignore = false;
   bool follow_symlinks = false;
   std::string max_filesize = "16M";
@@ -87,10 +96,8 @@ void define_flags(CLI::App& app, RawScanArgs& raw) {
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
-  app.add_option("--exclude", raw.excludes,
-                 "Skip paths matching GLOB (gitignore syntax); repeatable")
-      ->type_name("GLOB")
-      ->allow_extra_args(false);
+  add_exclude_option(app, raw.excludes);
+  add_scan_config_option(app, raw.config);
   app.add_flag("--no-ignore", raw.no_ignore, "Do not honour .gitignore and .git/info/exclude");
   app.add_flag("--follow-symlinks", raw.follow_symlinks,
                "Follow symbolic links (loops are detected and skipped)");
@@ -133,6 +140,9 @@ tl::expected<ScanConfig, UsageError> validate(const RawScanArgs& raw) {
   config.scan.walk.max_file_size = *max_size;
   config.scan.walk.jobs = raw.jobs;
   config.scan.walk.excludes = raw.excludes;
+  if (!raw.config.empty()) {
+    config.config_file = raw.config;
+  }
   config.scan.walk.ignore_files = raw.no_ignore ? IgnoreFiles::Disregard : IgnoreFiles::Honour;
   config.scan.walk.symlinks = raw.follow_symlinks ? Symlinks::Follow : Symlinks::Skip;
   if (!raw.fail_on.empty()) {
@@ -416,6 +426,10 @@ int run_scan_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_scan_args(args, &help);
   if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
+  }
+  if (const std::optional<int> status =
+          add_config_excludes(config->config_file, config->scan.walk.excludes)) {
     return *status;
   }
 

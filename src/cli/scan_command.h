@@ -23,7 +23,8 @@ struct ScanConfig {
   std::string root = ".";
   ReportFormat format = ReportFormat::Text;
   std::string output;  // empty: standard output
-  ScanOptions scan;
+  ScanOptions scan;    // scan.walk.excludes: --exclude; run_scan_command puts the config's first
+  std::optional<std::string> config_file;  // --config: a .gpuport.toml whose [scan] exclude applies
   std::optional<Tier> fail_on;
   ColorMode color = ColorMode::Auto;
   Progress progress = Progress::Show;

@@ -33,7 +33,8 @@ TEST(AuditConfig, EmbeddedDefaultsAreTheShippedFileByteForByte) {
 TEST(AuditConfig, EveryDefaultKeyIsReadAndEveryValueSaysWhereItComesFrom) {
   EXPECT_TRUE(unread_default_keys().empty());
   // Each key line carries a comment, or sits in a run of key lines right under a comment; that
-  // comment names its kind of source, and a public price carries its date.
+  // comment names its kind of source, and a public price carries its date. "setting" is the
+  // source of a value that is not a number (the [scan] globs), and only of those.
   std::istringstream in{std::string(default_config_text())};
   std::string line;
   std::string governing;  // the comment block above the current run of keys
@@ -61,7 +62,14 @@ TEST(AuditConfig, EveryDefaultKeyIsReadAndEveryValueSaysWhereItComesFrom) {
     const bool sourced = comment.find("assumption") != std::string::npos ||
                          comment.find("catalog") != std::string::npos ||
                          comment.find("public") != std::string::npos;
-    EXPECT_TRUE(sourced) << "no source for: " << line;
+    const std::size_t equals = line.find('=');
+    const std::size_t value = line.find_first_not_of(' ', equals + 1);
+    const bool not_a_number =
+        equals != std::string::npos && value != std::string::npos &&
+        (line[value] == '[' || line[value] == '"' || line.compare(value, 4, "true") == 0 ||
+         line.compare(value, 5, "false") == 0);
+    const bool a_setting = not_a_number && comment.find("setting:") != std::string::npos;
+    EXPECT_TRUE(sourced || a_setting) << "no source for: " << line;
     if (comment.find("public") != std::string::npos) {
       EXPECT_TRUE(std::regex_search(comment, std::regex("20[0-9][0-9]-[01][0-9]-[0-3][0-9]")))
           << "a public price without its date: " << line;
@@ -93,6 +101,7 @@ TEST(AuditConfig, DefaultsGiveTheDocumentedValues) {
   EXPECT_EQ(config.cost.prices.at("H200"), 3.59);
   EXPECT_EQ(config.cost.prices.at("MI325X"), 1.95);
   EXPECT_EQ(config.verdict.bounded_max_days, 60.0);
+  EXPECT_TRUE(config.scan_exclude.empty());
 }
 
 TEST(AuditConfig, OverridesAreAppliedAndRecordedWithDefaultAndLine) {
@@ -180,7 +189,12 @@ TEST(AuditConfig, WrongTypesAreErrors) {
             "p.toml:2: 'hot.include_p95_steps' must be true or false, not an integer");
   EXPECT_EQ(error_of("effort = 3\n"), "p.toml:1: 'effort' is a table of settings, not an integer");
   EXPECT_EQ(error_of("[cost]\nmonthly_requests = [1, 2]\n"),
-            "p.toml:2: 'cost.monthly_requests' must be a number, not an array or a date");
+            "p.toml:2: 'cost.monthly_requests': an array may hold only strings (element 1 is an "
+            "integer)");
+  EXPECT_EQ(error_of("[cost]\nmonthly_requests = [\"1\"]\n"),
+            "p.toml:2: 'cost.monthly_requests' must be a number, not an array of strings");
+  EXPECT_EQ(error_of("[cost]\nmonthly_requests = 1979-05-27\n"),
+            "p.toml:2: 'cost.monthly_requests' must be a number, not a date or a time");
   EXPECT_EQ(error_of("[prices]\nB200 = \"6\"\n"),
             "p.toml:2: 'prices.B200' must be a number, not a string");
 }
@@ -235,6 +249,116 @@ TEST(AuditConfig, LoadsAFileAndNamesItInErrors) {
             "/tests/fixtures/audit/unknown-key.gpuport.toml:4: unknown key "
             "'cost.nvidia.price' (gpuport audit --print-default-config lists "
             "every key)");
+}
+
+TEST(AuditConfig, ScanExcludeIsReadAndRecordedAsAnOverride) {
+  auto config = parse_audit_config(
+      "[hot]\n"
+      "threshold = 0.05\n"
+      "\n"
+      "[scan]\n"
+      "exclude = [\"third_party/\", \"build*/\"]\n",
+      "team.toml");
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->scan_exclude, (std::vector<std::string>{"third_party/", "build*/"}));
+  ASSERT_EQ(config->overrides.size(), 2u);
+  EXPECT_EQ(config->overrides[1].key, "scan.exclude");
+  EXPECT_EQ(config->overrides[1].default_value, "[]");
+  EXPECT_EQ(config->overrides[1].value, "[\"third_party/\", \"build*/\"]");
+  EXPECT_EQ(config->overrides[1].line, 5u);
+
+  // The default again is not an override; a multi-line array and an inline table are read too.
+  auto same = parse_audit_config("[scan]\nexclude = []\n", "p.toml");
+  ASSERT_TRUE(same) << same.error().message;
+  EXPECT_TRUE(same->scan_exclude.empty());
+  EXPECT_TRUE(same->overrides.empty());
+  auto multi =
+      parse_audit_config("[scan]\nexclude = [\n  \"a/\",  # vendored\n  'b\\c',\n]\n", "p.toml");
+  ASSERT_TRUE(multi) << multi.error().message;
+  EXPECT_EQ(multi->scan_exclude, (std::vector<std::string>{"a/", "b\\c"}));
+  ASSERT_EQ(multi->overrides.size(), 1u);
+  EXPECT_EQ(multi->overrides[0].line, 2u);
+  auto inline_table = parse_audit_config("\nscan = { exclude = [\"x/\"] }\n", "p.toml");
+  ASSERT_TRUE(inline_table) << inline_table.error().message;
+  EXPECT_EQ(inline_table->scan_exclude, (std::vector<std::string>{"x/"}));
+  EXPECT_EQ(inline_table->overrides[0].line, 2u);
+}
+
+TEST(AuditConfig, ScanExcludeIsTypeChecked) {
+  EXPECT_EQ(error_of("[scan]\nexclude = \"third_party/\"\n"),
+            "p.toml:2: 'scan.exclude' must be an array of strings, not a string");
+  EXPECT_EQ(error_of("[scan]\n\nexclude = [\"a/\", 2]\n"),
+            "p.toml:3: Arrays must be homogeneous");  // cpptoml's own check
+  EXPECT_EQ(error_of("[scan]\nexclude = [1, 2]\n"),
+            "p.toml:2: 'scan.exclude': an array may hold only strings (element 1 is an integer)");
+  EXPECT_EQ(error_of("[scan]\nexclude = [[\"a/\"]]\n"),
+            "p.toml:2: 'scan.exclude': an array may hold only strings (element 1 is an array)");
+  EXPECT_EQ(error_of("[[scan.exclude]]\npath = \"a/\"\n"),
+            "p.toml:1: 'scan.exclude': an array may hold only strings (it is an array of tables)");
+  EXPECT_EQ(error_of("[scan]\nexcludes = [\"a/\"]\n"),
+            "p.toml:2: unknown key 'scan.excludes' (gpuport audit --print-default-config lists "
+            "every key)");
+  EXPECT_EQ(error_of("scan = [\"a/\"]\n"),
+            "p.toml:1: 'scan' is a table of settings, not an array of strings");
+}
+
+TEST(FlatToml, ArraysOfStringsParseAndWriteBackAsToml) {
+  auto flat = parse_flat_toml(
+      "a = [\"x/\", \"say \\\"hi\\\"\", 'C:\\dir', \"tab\\there\"]\n"
+      "[t]\n"
+      "empty = []\n"
+      "multi = [\n"
+      "  \"one\",\n"
+      "  \"two\",  # trailing comma\n"
+      "]\n",
+      "f.toml");
+  ASSERT_TRUE(flat) << flat.error();
+  const FlatValue& a = flat->at("a");
+  EXPECT_EQ(a.kind, FlatKind::StringArray);
+  EXPECT_EQ(a.line, 1u);
+  EXPECT_EQ(std::get<std::vector<std::string>>(a.value),
+            (std::vector<std::string>{"x/", "say \"hi\"", "C:\\dir", "tab\there"}));
+  EXPECT_EQ(a.toml(), "[\"x/\", \"say \\\"hi\\\"\", \"C:\\\\dir\", \"tab\\there\"]");
+  EXPECT_EQ(flat->at("t.empty").kind, FlatKind::StringArray);
+  EXPECT_EQ(flat->at("t.empty").toml(), "[]");
+  EXPECT_EQ(flat->at("t.empty").line, 3u);
+  EXPECT_EQ(flat->at("t.multi").toml(), "[\"one\", \"two\"]");
+  EXPECT_EQ(flat->at("t.multi").line, 4u);
+  EXPECT_EQ(flat_kind_name(FlatKind::StringArray), "an array of strings");
+
+  // What toml() writes reads back as the same strings, control characters included.
+  const FlatValue odd{FlatKind::StringArray,
+                      std::vector<std::string>{"a\"b", "c\\d", "e\nf", std::string("g\x01h")}, 0};
+  auto again = parse_flat_toml("k = " + odd.toml() + "\n", "g.toml");
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(again->at("k").value, odd.value);
+  EXPECT_EQ(odd.toml(), "[\"a\\\"b\", \"c\\\\d\", \"e\\nf\", \"g\\u0001h\"]");
+}
+
+TEST(FlatToml, ArraysOfAnythingButStringsAreErrorsWithFileAndLine) {
+  const auto error_of_flat = [](std::string_view text) {
+    auto flat = parse_flat_toml(text, "f.toml");
+    return flat ? std::string("(parsed)") : flat.error();
+  };
+  EXPECT_EQ(error_of_flat("[t]\nn = [1, 2]\n"),
+            "f.toml:2: 't.n': an array may hold only strings (element 1 is an integer)");
+  EXPECT_EQ(error_of_flat("x = [1.5]\n"),
+            "f.toml:1: 'x': an array may hold only strings (element 1 is a number)");
+  EXPECT_EQ(error_of_flat("x = [true]\n"),
+            "f.toml:1: 'x': an array may hold only strings (element 1 is true or false)");
+  EXPECT_EQ(error_of_flat("x = [1979-05-27]\n"),
+            "f.toml:1: 'x': an array may hold only strings (element 1 is a date or a time)");
+  EXPECT_EQ(error_of_flat("x = [[\"a\"], [\"b\"]]\n"),
+            "f.toml:1: 'x': an array may hold only strings (element 1 is an array)");
+  EXPECT_EQ(error_of_flat("\n[[x]]\na = 1\n"),
+            "f.toml:2: 'x': an array may hold only strings (it is an array of tables)");
+  // Of several, the first in the file is named (keys are sorted otherwise).
+  EXPECT_EQ(error_of_flat("b = [1]\n\na = [false]\n"),
+            "f.toml:1: 'b': an array may hold only strings (element 1 is an integer)");
+  // Inside an inline table the key's line is its table's.
+  EXPECT_EQ(error_of_flat("[s]\nt = { u = [3] }\n"),
+            "f.toml:2: 's.t.u': an array may hold only strings (element 1 is an integer)");
+  EXPECT_EQ(error_of_flat("ok = [\"a\"]\n"), "(parsed)");
 }
 
 TEST(TomlKeyLines, TablesDottedKeysQuotedKeysAndMultiLineValues) {

@@ -255,5 +255,42 @@ TEST(RunAudit, TheDryRunWritesNothingAndFindsWhatHipifyLeaves) {
   EXPECT_FALSE(digest.resolved.empty());
 }
 
+TEST(RunAudit, ExcludesAndTheConfigsScanExcludeLeaveFilesOutOfTheScanAndTheDryRun) {
+  AuditInputs inputs;
+  inputs.repo = k_repo;
+  inputs.jobs = 2;
+  DiskFileSystem disk;
+  const AuditConfig defaults = default_audit_config();
+  auto all = run_audit(inputs, defaults, disk);
+  ASSERT_TRUE(all) << all.error().message;
+  ASSERT_EQ(all->inputs.scanned_kernels, 4u);
+  ASSERT_EQ(all->inputs.files_changed_by_translation, 4u);
+
+  // --exclude alone, then the config's [scan] exclude alone: csrc/*.cu holds every kernel.
+  inputs.excludes = {"*.cu"};
+  auto excluded = run_audit(inputs, defaults, disk);
+  ASSERT_TRUE(excluded) << excluded.error().message;
+  AuditConfig config = defaults;
+  config.scan_exclude = {"*.cu"};
+  inputs.excludes = {};
+  auto configured = run_audit(inputs, config, disk);
+  ASSERT_TRUE(configured) << configured.error().message;
+  for (const AuditResult* result : {&*excluded, &*configured}) {
+    EXPECT_EQ(result->inputs.scanned_kernels, 0u);
+    EXPECT_EQ(result->inputs.files_changed_by_translation, 2u);  // common.cuh, gemm_cublas.cpp
+    EXPECT_LT(result->inputs.files_scanned, all->inputs.files_scanned);
+    for (const AuditFinding& finding : result->findings) {
+      EXPECT_FALSE(finding.file.ends_with(".cu")) << finding.file;
+    }
+  }
+
+  // The command line's globs come last: a "!" there takes back what the config left out.
+  inputs.excludes = {"!fused_norm.cu"};
+  auto back = run_audit(inputs, config, disk);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->inputs.scanned_kernels, 2u);  // rms_norm_kernel, masked_softmax_kernel
+  EXPECT_EQ(back->inputs.files_changed_by_translation, 3u);
+}
+
 }  // namespace
 }  // namespace gpuport
