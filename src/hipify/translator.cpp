@@ -24,6 +24,7 @@
 #include "lex/cuda_lexer.h"
 #include "scan/file_analysis.h"
 #include "scan/rules/catalog.h"
+#include "scan/rules/other_backends.h"
 #include "scan/suppression.h"
 
 namespace gpuport {
@@ -145,6 +146,18 @@ TranslationResult translate_cuda(const std::string& path, std::string_view sourc
   lex_cuda(source, tokens);
 
   TranslationResult result;
+  if (!other_backend_of(tokens).name.empty()) {
+    // SYCL, Ascend C, MUSA, Metal, Vulkan or OpenCL code: not CUDA, copied as it is. The scan's
+    // GP-BACKEND-001 says why.
+    result.stats.lines = count_lines(tokens);
+    result.output.assign(source);
+    result.diagnostics = tokens.diagnostics;
+    if (options.warnings) {
+      add_warnings(path, source, tokens, result);
+    }
+    tokens.clear();
+    return result;
+  }
   std::unique_ptr<NameIndex> index_storage;
   const NameIndex& names = name_index_for(table, index_storage);
   FileTranslation ft(path, tokens, names, options, result.stats);

@@ -33,6 +33,24 @@ TEST(TranslatorRename, RenamesWholeIdentifierTokensOnly) {
             with_hip("hipMalloc(&p, n); cudaMallocHost(&h, n); my_cudaMalloc(); x = hipFree;\n"));
 }
 
+// A SYCL (or Ascend C, MUSA, Metal, Vulkan, OpenCL) source is another backend's: copied as it is,
+// whatever CUDA-looking names it holds, with GP-BACKEND-001 saying why.
+TEST(TranslatorRename, LeavesOtherBackendsSourcesAlone) {
+  const std::string sycl =
+      "#include <sycl/sycl.hpp>\nvoid f(sycl::queue& q) { cudaMalloc(&p, n); cudaFree(p); }\n";
+  EXPECT_EQ(hipify(sycl), sycl);
+  TranslateOptions options = plain();
+  options.warnings = true;
+  const MappingTable& table = test_table::table();
+  TranslationResult result = translate_cuda("k_sycl.cpp", sycl, table, options);
+  EXPECT_FALSE(result.changed);
+  ASSERT_EQ(result.warnings.size(), 1u);
+  EXPECT_EQ(rule_catalog()[result.warnings[0].rule].id, "GP-BACKEND-001");
+  const std::string ascend = "extern \"C\" __global__ __aicore__ void k() { cudaFree(p); }\n";
+  EXPECT_EQ(hipify(ascend), ascend);
+  EXPECT_EQ(hipify(with_hip("cudaFree(p);\n")), with_hip("hipFree(p);\n"));
+}
+
 TEST(TranslatorRename, LeavesCommentsAndStringsByDefault) {
   std::string source = with_hip(
       "// cudaMalloc the buffer\n"

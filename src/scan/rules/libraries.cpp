@@ -202,6 +202,7 @@ bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
 }
 
 void on_include(SourceContext& ctx, std::size_t i, std::string_view header) {
+  on_backend_header(ctx, i, header);
   if (header.starts_with("cutlass/") || header.starts_with("cute/")) {
     note_once(ctx, t_state.cutlass, i);
   } else if (header.starts_with("cub/") || header.starts_with("thrust/")) {

@@ -30,6 +30,7 @@ const SourceFamily& library_family();    // LIB (libraries.cpp)
 const SourceFamily& execution_family();  // EXEC (execution.cpp)
 const SourceFamily& memory_family();     // MEM (memory.cpp)
 const SourceFamily& device_family();     // DEV (device_functions.cpp)
+const SourceFamily& backend_family();    // BACKEND (other_backends.cpp): must finish last
 
 // Every family, in one explicit list (no static-initialiser registries): source_families.cpp.
 // analyze_cuda calls every `begin` at the start of a file and every `finish` at its end, in
@@ -47,6 +48,7 @@ void on_launch_open(SourceContext& ctx, std::size_t i);                         
 void on_directive(SourceContext& ctx, std::size_t i);                             // execution.cpp
 void on_include(SourceContext& ctx, std::size_t i, std::string_view header);      // libraries.cpp
 void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header);  // matrix.cpp
+void on_backend_header(SourceContext& ctx, std::size_t i, std::string_view header);  // BACKEND
 
 bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
 bool execution_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
