@@ -101,7 +101,7 @@ class CMakeReader {
   void run() {
     m_commands = parse_cmake_commands(m_text);
     m_base = file_truth();
-    m_out.scopes.push_back({std::string(m_path), 1, UINT32_MAX, m_base, 0,
+    m_out.scopes.push_back({std::string(m_path), 1, UINT32_MAX, m_base, m_base_line,
                             (m_base.may_true & k_side_amd) == 0 && m_context.amd_build_exists});
     std::size_t skip_depth = 0;
     for (const CMakeCommand& command : m_commands) {
@@ -185,8 +185,12 @@ class CMakeReader {
     bool hip = false;
     bool cuda = false;
     bool other = false;
+    std::uint32_t cuda_line = 0;
+    std::uint32_t other_line = 0;
     for (const CMakeCommand& command : m_commands) {
       const std::string& name = command.name;
+      const bool had_cuda = cuda;
+      const bool had_other = other;
       if (name == "enable_language" || name == "project") {
         for (std::size_t i = 0; i < command.args.size(); ++i) {
           std::string_view a = arg(command, i);
@@ -215,15 +219,24 @@ class CMakeReader {
           }
         }
       }
+      if (cuda && !had_cuda) {
+        cuda_line = line_of(command.name_offset);
+      }
+      if (other && !had_other) {
+        other_line = line_of(command.name_offset);
+      }
     }
     if (hip && !cuda) {
       return {k_side_amd, k_side_cuda};
     }
+    // The line that makes the file another build's is its "guard" in reports.
     if (cuda && !hip) {
+      m_base_line = cuda_line;
       return m_context.amd_build_exists ? TruthMask{k_side_cuda, k_side_amd}
                                         : TruthMask::all_true(k_both_sides);
     }
     if (other && !hip && !cuda) {
+      m_base_line = other_line;
       return TruthMask::all_false(k_both_sides);
     }
     return TruthMask::all_true(k_both_sides);
@@ -968,6 +981,7 @@ class CMakeReader {
   std::vector<std::uint32_t> m_line_starts;
   std::vector<CMakeCommand> m_commands;
   TruthMask m_base;
+  std::uint32_t m_base_line = 0;  // the setup command that makes the file another build's
   std::vector<Level> m_levels;
   std::vector<Chain> m_chains;
   std::map<std::string, std::vector<Element>> m_variables;
