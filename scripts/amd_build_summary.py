@@ -1,8 +1,6 @@
-#!/ usr / bin / env python3
-""
-    "Summarises a `gpuport scan --format json` report for docs/calibration.md: CUDA-specific
-    findings of the product
-    code(tiers mechanical, retune, rewrite) by AMD-build state, rewrite-tier
+#!/usr/bin/env python3
+"""Summarises a `gpuport scan --format json` report for docs/calibration.md: CUDA-specific
+findings of the product code (tiers mechanical, retune, rewrite) by AMD-build state, rewrite-tier
 findings the AMD build compiles, and the largest groups of code the AMD build leaves out.
 
     amd_build_summary.py SCAN.json [--before OLD_SCAN.json] [--groups 5]
