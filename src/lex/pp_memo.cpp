@@ -3,14 +3,13 @@
 
 namespace gpuport {
 
-std::vector<std::shared_ptr<const HeaderRecording>> HeaderMemo::find(const Key& key) const {
-  std::lock_guard lock(m_mutex);
+const std::vector<std::shared_ptr<const HeaderRecording>>& HeaderMemo::find(const Key& key) const {
+  static const std::vector<std::shared_ptr<const HeaderRecording>> k_none;
   auto it = m_map.find(key);
-  return it == m_map.end() ? std::vector<std::shared_ptr<const HeaderRecording>>{} : it->second;
+  return it == m_map.end() ? k_none : it->second;
 }
 
 void HeaderMemo::add(const Key& key, std::shared_ptr<const HeaderRecording> recording) {
-  std::lock_guard lock(m_mutex);
   if (m_ops + recording->ops.size() > k_max_ops) {
     return;
   }
@@ -23,7 +22,6 @@ void HeaderMemo::add(const Key& key, std::shared_ptr<const HeaderRecording> reco
 }
 
 std::size_t HeaderMemo::size() const {
-  std::lock_guard lock(m_mutex);
   std::size_t count = 0;
   for (const auto& [key, list] : m_map) {
     count += list.size();

@@ -50,9 +50,10 @@ struct HeaderRecording {
   std::size_t depth = 0;                 // include levels below the header, for the depth limit
 };
 
-// Recordings shared by the workers of a scan. Each is a pure function of the header, the reach
-// it was included from and the recorded reads, so which worker recorded it first never changes
-// a result. Thread-safe; bounded in size.
+// Recordings of a scan. Each is a pure function of the header, the reach it was included from
+// and the recorded reads, so which worker recorded it, or whether a worker has it at all, never
+// changes a result. Not thread-safe: each scan thread keeps its own (ProjectHeaders::memo).
+// Bounded in size.
 class HeaderMemo {
  public:
   struct Key {
@@ -62,8 +63,8 @@ class HeaderMemo {
     bool operator==(const Key&) const = default;
   };
 
-  // Every recording of `key` (a copy of the list, so no lock is held while validating).
-  std::vector<std::shared_ptr<const HeaderRecording>> find(const Key& key) const;
+  // Every recording of `key`; valid until the next add().
+  const std::vector<std::shared_ptr<const HeaderRecording>>& find(const Key& key) const;
   void add(const Key& key, std::shared_ptr<const HeaderRecording> recording);
   std::size_t size() const;
 
@@ -77,7 +78,6 @@ class HeaderMemo {
   static constexpr std::size_t k_max_ops = 4'000'000;  // all recordings together
   static constexpr std::size_t k_max_per_key = 8;
 
-  mutable std::mutex m_mutex;
   std::unordered_map<Key, std::vector<std::shared_ptr<const HeaderRecording>>, KeyHash> m_map;
   std::size_t m_ops = 0;
 };

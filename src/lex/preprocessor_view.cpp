@@ -22,12 +22,15 @@ struct BranchInfo {
   std::uint32_t line = 0;
   Directive kind = Directive::If;
   bool on_path = false;
+  std::uint32_t next_in_chain = k_no_branch;
 };
 
+// A chain's branches are linked through BranchInfo::next_in_chain: no list per chain to allocate.
 struct ChainInfo {
   std::uint32_t parent_branch = k_no_branch;
   std::uint32_t if_line = 0;
-  std::vector<std::uint32_t> branches;
+  std::uint32_t first_branch = k_no_branch;
+  std::uint32_t last_branch = k_no_branch;
 };
 
 struct Level {
@@ -86,9 +89,41 @@ bool same_resolution(const MacroResolution& now, const MemoRead::World& then) {
   return now.kind == then.kind && now.value == then.value && now.body == then.body;
 }
 
+// The lists of one walk, kept by each thread from file to file so that a file allocates nothing
+// its predecessors did not already.
+struct SimulatorScratch {
+  MacroTable macros;
+  std::vector<std::string_view> stack;
+  std::vector<std::string_view> once;
+  std::vector<BranchInfo> branches;
+  std::vector<ChainInfo> chains;
+  std::vector<PendingRegion> regions;
+  std::vector<std::uint32_t> chosen;
+
+  void clear() {
+    macros.clear();
+    stack.clear();
+    once.clear();
+    branches.clear();
+    chains.clear();
+    regions.clear();
+    chosen.clear();
+  }
+};
+
 class Simulator final : public MacroResolver {
  public:
-  explicit Simulator(const PreprocessorSetup& setup) : m_setup(setup) {}
+  Simulator(const PreprocessorSetup& setup, SimulatorScratch& scratch)
+      : m_setup(setup),
+        m_macros(scratch.macros),
+        m_stack(scratch.stack),
+        m_once(scratch.once),
+        m_branches(scratch.branches),
+        m_chains(scratch.chains),
+        m_regions(scratch.regions),
+        m_chosen(scratch.chosen) {
+    scratch.clear();
+  }
 
   void run(TokenStream& stream) {
     m_root = &stream;
@@ -255,7 +290,7 @@ class Simulator final : public MacroResolver {
           if (root) {
             begin_region(record.first_token, level.parent, outer_branch);
             level.chain = static_cast<std::uint32_t>(m_chains.size());
-            m_chains.push_back({outer_branch, record.line, {}});
+            m_chains.push_back({outer_branch, record.line, k_no_branch, k_no_branch});
             level.branch_id = add_branch(level, record);
             begin_region(record.end_token, level.branch, level.branch_id);
           }
@@ -370,8 +405,14 @@ class Simulator final : public MacroResolver {
 
   std::uint32_t add_branch(const Level& level, const DirectiveRecord& record) {
     const auto id = static_cast<std::uint32_t>(m_branches.size());
-    m_branches.push_back({level.chain, level.branch, record.line, record.kind, false});
-    m_chains[level.chain].branches.push_back(id);
+    m_branches.push_back({level.chain, level.branch, record.line, record.kind, false, k_no_branch});
+    ChainInfo& chain = m_chains[level.chain];
+    if (chain.last_branch == k_no_branch) {
+      chain.first_branch = id;
+    } else {
+      m_branches[chain.last_branch].next_in_chain = id;
+    }
+    chain.last_branch = id;
     return id;
   }
 
@@ -433,7 +474,10 @@ class Simulator final : public MacroResolver {
     if (memo != nullptr) {
       for (const auto& recording : memo->find(key)) {
         if (replayable(*recording, depth)) {
-          replay(*recording);
+          // Hold it while replaying: nothing adds to this thread's memo meanwhile, but the
+          // list may move when a nested walk records.
+          const std::shared_ptr<const HeaderRecording> held = recording;
+          replay(*held);
           return;
         }
       }
@@ -564,12 +608,13 @@ class Simulator final : public MacroResolver {
 
   const PreprocessorSetup& m_setup;
   TokenStream* m_root = nullptr;
-  MacroTable m_macros;
-  std::vector<std::string_view> m_stack;
-  std::vector<std::string_view> m_once;
-  std::vector<BranchInfo> m_branches;
-  std::vector<ChainInfo> m_chains;
-  std::vector<PendingRegion> m_regions;
+  MacroTable& m_macros;
+  std::vector<std::string_view>& m_stack;
+  std::vector<std::string_view>& m_once;
+  std::vector<BranchInfo>& m_branches;
+  std::vector<ChainInfo>& m_chains;
+  std::vector<PendingRegion>& m_regions;
+  std::vector<std::uint32_t>& m_chosen;
   std::size_t m_directives = 0;
   std::uint32_t m_include_line = 0;
   std::uint32_t m_include_column = 0;
@@ -581,16 +626,19 @@ class Simulator final : public MacroResolver {
 };
 
 void Simulator::decide_paths() {
-  std::vector<std::uint32_t> chosen(m_chains.size(), k_no_branch);
+  std::vector<std::uint32_t>& chosen = m_chosen;
+  chosen.assign(m_chains.size(), k_no_branch);
   for (std::size_t c = 0; c < m_chains.size(); ++c) {
-    for (std::uint32_t b : m_chains[c].branches) {
+    for (std::uint32_t b = m_chains[c].first_branch; b != k_no_branch;
+         b = m_branches[b].next_in_chain) {
       if ((m_branches[b].truth.sure_true() & k_amd_worlds) != 0) {
         chosen[c] = b;
         break;
       }
     }
     if (chosen[c] == k_no_branch) {
-      for (std::uint32_t b : m_chains[c].branches) {
+      for (std::uint32_t b = m_chains[c].first_branch; b != k_no_branch;
+           b = m_branches[b].next_in_chain) {
         if (m_branches[b].truth.may_true != 0) {
           chosen[c] = b;
           break;
@@ -630,7 +678,8 @@ AmdBuild Simulator::amd_build_of(TruthMask reach, std::uint32_t branch) const {
   const BranchInfo& info = m_branches[deciding];
   const ChainInfo& chain = m_chains[info.chain];
   amd.guard_line = info.kind == Directive::Else ? chain.if_line : info.line;
-  for (std::uint32_t sibling : chain.branches) {
+  for (std::uint32_t sibling = chain.first_branch; sibling != k_no_branch;
+       sibling = m_branches[sibling].next_in_chain) {
     if (sibling != deciding && (m_branches[sibling].truth.sure_true() & k_amd_worlds) != 0) {
       amd.alternative = true;
       break;
@@ -671,6 +720,7 @@ void Simulator::finish(TokenStream& stream) {
       continue;
     }
     const std::uint8_t flag = region.on_path ? 0 : k_token_off_path;
+    stream.has_off_path = stream.has_off_path || (!region.on_path && region.first_token < end);
     for (std::uint32_t t = region.first_token; t < end; ++t) {
       stream.tokens[t].context = region.context;
       stream.tokens[t].flags |= flag;
@@ -709,7 +759,10 @@ BranchContext context_of_reach(WorldMask may_true) {
 }
 
 void resolve_branches(TokenStream& stream, const PreprocessorSetup& setup) {
-  Simulator simulator(setup);
+  // Headers walked from here may come back to this function only through a fresh stream (a
+  // skeleton is read with lex_cuda_tokens, which does not resolve), so one scratch per thread.
+  thread_local SimulatorScratch scratch;
+  Simulator simulator(setup, scratch);
   simulator.run(stream);
 }
 

@@ -60,6 +60,7 @@ void TokenStream::clear() {
   first_hip_token = k_no_token;
   directives.clear();
   regions.clear();
+  has_off_path = false;
 }
 
 }  // namespace gpuport

@@ -116,6 +116,8 @@ struct TokenStream {
   // The preprocessor view's regions, in token order; the first starts at token 0. Empty for
   // streams no view was computed for (Python).
   std::vector<BranchRegion> regions;
+  // Some token is k_token_off_path: brace matching must look at the flag (most files: no).
+  bool has_off_path = false;
 
   DirectiveList directive_list() const { return {source, directives}; }
   // The region holding token `index` (nullptr when there are no regions).

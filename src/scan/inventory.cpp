@@ -45,15 +45,17 @@ struct Cursor {
   // across #if alternatives, on the one path brace matching follows (k_token_off_path).
   std::size_t match(std::size_t open, std::string_view opener, std::string_view closer) const {
     bool directive = ts.tokens[open].in_directive();
-    const bool on_path = !ts.tokens[open].off_path();
+    const bool on_path = ts.has_off_path && !ts.tokens[open].off_path();
+    // Tokens of a directive (when the bracket is not in one) and of the path not followed.
+    const std::uint8_t skip = static_cast<std::uint8_t>((directive ? 0 : k_token_in_directive) |
+                                                        (on_path ? k_token_off_path : 0));
     long depth = 0;
     for (std::size_t j = open; j < size() && j < open + k_body_limit; ++j) {
       const Token& t = ts.tokens[j];
       if (directive && t.kind == TokenKind::DirectiveEnd) {
         return SIZE_MAX;
       }
-      if (t.kind != TokenKind::Punct || (!directive && t.in_directive()) ||
-          (on_path && t.off_path())) {
+      if (t.kind != TokenKind::Punct || (t.flags & skip) != 0) {
         continue;
       }
       if (ts.text_is(t, opener)) {
@@ -137,7 +139,9 @@ std::string slice(const TokenStream& ts, std::size_t first, std::size_t last) {
 // else the last token before that point.
 std::size_t body_end(const Cursor& c, std::size_t open) {
   bool directive = c.ts.tokens[open].in_directive();
-  const bool on_path = !c.ts.tokens[open].off_path();
+  const bool on_path = c.ts.has_off_path && !c.ts.tokens[open].off_path();
+  const std::uint8_t skip = static_cast<std::uint8_t>((directive ? 0 : k_token_in_directive) |
+                                                      (on_path ? k_token_off_path : 0));
   long depth = 0;
   std::size_t last_close = SIZE_MAX;
   std::size_t end = std::min(c.size(), open + k_body_limit);
@@ -148,8 +152,8 @@ std::size_t body_end(const Cursor& c, std::size_t open) {
          c.ts.text_is(t, "__global__"))) {
       return last_close != SIZE_MAX ? last_close : j - 1;
     }
-    if ((!directive && t.in_directive()) || (on_path && t.off_path())) {
-      continue;  // another #if alternative: its braces belong to the path not followed
+    if ((t.flags & skip) != 0) {
+      continue;  // a directive, or another #if alternative: not this body's braces
     }
     if (t.kind != TokenKind::Punct) {
       continue;

@@ -19,67 +19,118 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+namespace {
+
+std::atomic<std::uint64_t> g_generations{0};
+
+// What a scan thread keeps for the scan it works for: the headers it already found, and its memo.
+struct ThreadCache {
+  std::uint64_t generation = 0;
+  std::unordered_map<std::string_view, const HeaderSkeleton*> skeletons;
+  std::unique_ptr<HeaderMemo> memo;
+};
+
+ThreadCache& thread_cache(std::uint64_t generation) {
+  thread_local ThreadCache cache;
+  if (cache.generation != generation) {
+    cache.generation = generation;
+    cache.skeletons.clear();
+    cache.memo = std::make_unique<HeaderMemo>();
+  }
+  return cache;
+}
+
+}  // namespace
+
+ProjectHeaders::ProjectHeaders(const FileSystem& fs, const ProjectIndex& index,
+                               std::uint64_t max_file_size)
+    : m_fs(fs), m_index(index), m_max_file_size(max_file_size), m_generation(++g_generations) {
+  const auto& folders = m_index.build_model().include_dirs();
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    m_include_dir_rank.try_emplace(folders[i], i);
+  }
+}
+
+HeaderMemo* ProjectHeaders::memo() {
+  return thread_cache(m_generation).memo.get();
+}
+
+// The candidates are the project files with the header's name (usually one or two), so the
+// search is over them, not over every include directory.
 std::string ProjectHeaders::resolve(std::string_view from, const IncludeTarget& target) const {
   if (!target.valid || target.header.empty()) {
     return {};
   }
-  if (!target.angled) {
-    std::string beside = join_relative(parent_folder(from), target.header);
-    if (!beside.empty() && m_index.has_file(beside)) {
-      return beside;
+  const std::vector<std::string_view>& named = m_index.files_named(file_name_of(target.header));
+  if (named.empty()) {
+    return {};  // no project file has the header's name: a system or toolkit header
+  }
+  std::string_view header = target.header;
+  std::string normalized;
+  if (header.front() == '/' || header.find("./") != std::string_view::npos ||
+      header.find("//") != std::string_view::npos) {
+    // "../common.h", "./x.h": resolve the dots against the including file's folder first.
+    if (!target.angled) {
+      std::string beside = join_relative(parent_folder(from), header);
+      if (!beside.empty() && m_index.has_file(beside)) {
+        return beside;
+      }
     }
-  }
-  for (const std::string& folder : m_index.build_model().include_dirs()) {
-    std::string candidate = join_relative(folder, target.header);
-    if (!candidate.empty() && m_index.has_file(candidate)) {
-      return candidate;
+    normalized = join_relative({}, header);
+    if (normalized.empty()) {
+      return {};
     }
+    header = normalized;
   }
-  // The project file whose path ends with the include's path; of several, the one sharing the
-  // longest folder prefix with the including file, then the first in path order.
-  std::string normalized = join_relative({}, target.header);
-  if (normalized.empty()) {
-    return {};
-  }
-  std::string_view best;
-  std::size_t best_shared = 0;
-  for (std::string_view path : m_index.files_named(file_name_of(normalized))) {
-    if (path.size() != normalized.size() &&
-        !(path.size() > normalized.size() && path.ends_with(normalized) &&
-          path[path.size() - normalized.size() - 1] == '/')) {
+  const std::string_view folder = parent_folder(from);
+  std::string_view best_dir;
+  std::size_t best_rank = SIZE_MAX;
+  std::string_view nearest;
+  std::size_t nearest_shared = 0;
+  for (std::string_view path : named) {
+    if (path.size() < header.size() || !path.ends_with(header) ||
+        (path.size() > header.size() && path[path.size() - header.size() - 1] != '/')) {
       continue;
+    }
+    const std::string_view prefix = path.size() == header.size()
+                                        ? std::string_view{}
+                                        : path.substr(0, path.size() - header.size() - 1);
+    if (!target.angled && prefix == folder) {
+      return std::string(path);  // beside the including file
+    }
+    if (auto rank = m_include_dir_rank.find(prefix);
+        rank != m_include_dir_rank.end() && rank->second < best_rank) {
+      best_rank = rank->second;
+      best_dir = path;
     }
     if (path == from) {
       continue;
     }
-    std::size_t shared = common_prefix(path, from);
-    if (best.empty() || shared > best_shared) {
-      best = path;
-      best_shared = shared;
+    const std::size_t shared = common_prefix(path, from);
+    if (nearest.empty() || shared > nearest_shared) {
+      nearest = path;
+      nearest_shared = shared;
     }
   }
-  return std::string(best);
+  return std::string(!best_dir.empty() ? best_dir : nearest);
 }
 
 const HeaderSkeleton* ProjectHeaders::find(std::string_view from, const IncludeTarget& target) {
-  if (!target.valid) {
+  if (!target.valid || m_index.files_named(file_name_of(target.header)).empty()) {
+    return nullptr;  // <vector>, <cuda_runtime.h>: no project file of that name
+  }
+  const std::string path = resolve(from, target);
+  if (path.empty()) {
     return nullptr;
   }
-  // Resolution depends on the folder of `from` (the file itself only breaks ties between equally
-  // near candidates, which a file never is for its own includes).
-  std::string key(parent_folder(from));
-  key += target.angled ? '<' : '"';
-  key += target.header;
-  {
-    std::lock_guard lock(m_mutex);
-    if (auto it = m_resolved.find(key); it != m_resolved.end()) {
-      return it->second;
-    }
+  ThreadCache& cache = thread_cache(m_generation);
+  if (auto it = cache.skeletons.find(path); it != cache.skeletons.end()) {
+    return it->second;
   }
-  std::string path = resolve(from, target);
-  const HeaderSkeleton* found = path.empty() ? nullptr : skeleton(path);
-  std::lock_guard lock(m_mutex);
-  m_resolved.emplace(std::move(key), found);
+  const HeaderSkeleton* found = skeleton(path);
+  if (found != nullptr) {
+    cache.skeletons.emplace(found->path, found);  // the key views the skeleton's own path
+  }
   return found;
 }
 

@@ -1,7 +1,9 @@
 // The project's headers for the preprocessor view: #include targets resolved against the
-// project's files, and each header's directives read once per scan and shared by the workers.
+// project's files, each header's directives read once per scan, and header walks recorded for
+// replay (pp_memo.h).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,8 +18,7 @@ namespace gpuport {
 
 class ProjectHeaders final : public IncludeSource {
  public:
-  ProjectHeaders(const FileSystem& fs, const ProjectIndex& index, std::uint64_t max_file_size)
-      : m_fs(fs), m_index(index), m_max_file_size(max_file_size) {}
+  ProjectHeaders(const FileSystem& fs, const ProjectIndex& index, std::uint64_t max_file_size);
 
   // Thread-safe. A header is searched, in order: beside the including file (for "x.h"), in the
   // build's include directories, then as the one project file whose path ends with the
@@ -28,7 +29,10 @@ class ProjectHeaders final : public IncludeSource {
   std::string resolve(std::string_view from, const IncludeTarget& target) const;
 
   std::size_t headers_read() const;
-  HeaderMemo* memo() override { return &m_memo; }
+  // Each scan thread records and replays with its own memo: recordings are pure functions of
+  // their inputs, so which thread holds one changes no result, and no lock or shared counter
+  // is touched per #include.
+  HeaderMemo* memo() override;
 
  private:
   const HeaderSkeleton* skeleton(const std::string& path);
@@ -36,13 +40,11 @@ class ProjectHeaders final : public IncludeSource {
   const FileSystem& m_fs;
   const ProjectIndex& m_index;
   std::uint64_t m_max_file_size;
+  std::uint64_t m_generation;  // tells this scan's thread-local caches from an earlier scan's
+  std::unordered_map<std::string_view, std::size_t> m_include_dir_rank;
   mutable std::mutex m_mutex;
   // nullptr: a header that could not be read.
   std::unordered_map<std::string, std::unique_ptr<HeaderSkeleton>> m_skeletons;
-  // An #include as seen from a folder -> its skeleton (nullptr: not a project file). Most files
-  // include the same few headers; resolving them once per folder saves the path searches.
-  std::unordered_map<std::string, const HeaderSkeleton*> m_resolved;
-  HeaderMemo m_memo;
 };
 
 }  // namespace gpuport
