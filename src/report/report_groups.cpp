@@ -246,19 +246,11 @@ const ExcludedSource* find_excluded_source(const ScanResult& result, std::string
 }
 
 AmdBuildTally count_amd_build(const ScanResult& result) {
-  AmdBuildTally counts;
-  for (const Finding& finding : result.findings) {
-    counts.add(finding.amd());
-  }
-  return counts;
+  return finding_totals(result).amd;
 }
 
 std::array<std::size_t, k_scope_count> findings_by_scope(const ScanResult& result) {
-  std::array<std::size_t, k_scope_count> counts{};
-  for (const Finding& finding : result.findings) {
-    ++counts[static_cast<std::size_t>(finding.scope)];
-  }
-  return counts;
+  return finding_totals(result).by_scope;
 }
 
 namespace {
@@ -288,6 +280,9 @@ std::string normalized_directive(std::string_view text) {
 }  // namespace
 
 std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t max) {
+  if (finding_totals(result).product_excluded == 0) {
+    return {};  // no pass over the findings
+  }
   struct Group {
     ExcludedGroup group;
     std::set<std::pair<std::string, std::uint32_t>> places;
@@ -342,24 +337,14 @@ std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t
 }
 
 AmdView amd_view(const ScanResult& result) {
+  const FindingTotals totals = finding_totals(result);
   AmdView view;
-  const auto catalog = rule_catalog();
-  for (const Finding& finding : result.findings) {
-    if (finding.scope != Scope::Product) {
-      ++view.outside_product;
-      continue;
-    }
-    if (finding.amd_state == AmdBuildState::Excluded) {
-      ++view.excluded;
-      view.excluded_with_alternative += finding.amd_alternative ? 1 : 0;
-      continue;
-    }
-    ++view.open;
-    const Tier tier = catalog[finding.rule].tier;
-    if (!view.highest || tier > *view.highest) {
-      view.highest = tier;
-    }
-  }
+  view.highest = totals.product_open_highest;
+  view.open = totals.product_open;
+  view.excluded = totals.product_excluded;
+  view.excluded_with_alternative = totals.product_excluded_with_alternative;
+  view.outside_product =
+      result.findings.size() - totals.by_scope[static_cast<std::size_t>(Scope::Product)];
   return view;
 }
 

@@ -1,6 +1,7 @@
 // The values a scan produces: findings, the kernel inventory, components. Writers only read these.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -124,6 +125,23 @@ struct AmdBuildTally {
   std::uint32_t total() const { return compiled + excluded + unknown; }
 };
 
+// Counts over every finding of a scan. The scan takes them file by file as it collects the
+// files (the findings are still in the cache then), so that a report does not pass over a
+// large result's findings once per count.
+struct FindingTotals {
+  std::array<std::size_t, k_scope_count> by_scope{};
+  AmdBuildTally amd;  // every finding
+  // Product code only: findings the AMD build may compile (compiled or unknown), the highest
+  // tier among them, and those it leaves out.
+  std::size_t product_open = 0;
+  std::optional<Tier> product_open_highest;
+  std::size_t product_excluded = 0;
+  std::size_t product_excluded_with_alternative = 0;
+
+  void add(const Finding& finding);
+  void add(const FindingTotals& other);
+};
+
 // One row of the portability table, aggregated from the product code's findings of rules naming
 // this component (tests, examples, vendored and generated code are counted apart).
 struct Component {
@@ -216,7 +234,12 @@ struct ScanResult {
   std::vector<ExcludedSource> excluded_sources;  // sorted by file
   std::vector<SkippedEntry> skipped;             // sorted by path
   std::vector<FileWarning> warnings;
+  // Set by scan(); a result put together otherwise has none (finding_totals counts then).
+  std::optional<FindingTotals> totals;
   double seconds = 0;
 };
+
+// result.totals, or the counts taken now when the result has none.
+FindingTotals finding_totals(const ScanResult& result);
 
 }  // namespace gpuport

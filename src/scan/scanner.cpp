@@ -20,6 +20,7 @@
 #include "scan/heap_prefault.h"
 #include "scan/project/project_headers.h"
 #include "scan/suppression.h"
+#include "source/tree_listing.h"
 
 namespace gpuport {
 
@@ -249,7 +250,17 @@ class Collector {
 
   void add_file(const DiscoveredFile& file, std::uint64_t bytes, FileAnalysis&& analysis) {
     const bool own_items = names_only(analysis, file.path);
+    const bool instantiates = analysis.kernels.empty() && analysis.template_instantiations > 0 &&
+                              (file.language == Language::Cuda || file.language == Language::Cpp);
+    if (instantiates) {
+      mark_generated(analysis);
+    }
+    FindingTotals totals;
+    for (const Finding& finding : analysis.findings) {
+      totals.add(finding);
+    }
     std::lock_guard lock(m_mutex);
+    m_totals.add(totals);
     m_all_own_items = m_all_own_items && own_items;
     LanguageStats& stats = m_result.languages[file.language];
     stats.files += 1;
@@ -258,11 +269,6 @@ class Collector {
     m_result.files_scanned += 1;
     m_result.bytes_scanned += bytes;
     m_file_warnings += analysis.warnings.size();
-    const bool instantiates = analysis.kernels.empty() && analysis.template_instantiations > 0 &&
-                              (file.language == Language::Cuda || file.language == Language::Cpp);
-    if (instantiates) {
-      mark_generated(analysis);
-    }
     m_files.push_back({file.path, instantiates, std::move(analysis)});
   }
 
@@ -321,6 +327,7 @@ class Collector {
       append(m_result.excluded_sources, analysis.excluded);
     }
     m_files.clear();
+    m_result.totals = m_totals;
     if (!m_all_own_items) {
       ensure_sorted<FindingOrder>(m_result.findings);
       ensure_sorted<KernelOrder>(m_result.kernels);
@@ -346,6 +353,7 @@ class Collector {
 
   std::mutex m_mutex;
   ScanResult& m_result;
+  FindingTotals m_totals;
   std::vector<CollectedFile> m_files;
   std::vector<FileWarning> m_walk_warnings;
   std::size_t m_file_warnings = 0;  // of every file added so far
@@ -444,7 +452,9 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
   walk.sizes_from_reader = true;
   // First the project as a whole: its paths and its build files, which the preprocessor view
   // of every source needs (the build's macros, include folders, which sources AMD compiles).
-  auto index = ProjectIndex::build(fs, root, walk);
+  // The one walk of the tree happens here; the files are then read from its listing.
+  TreeListing listing;
+  auto index = ProjectIndex::build(fs, root, walk, &listing);
   if (!index) {
     return tl::unexpected(index.error());
   }
@@ -510,11 +520,8 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     collector.add_warning({error.path, 0, 0, error.message});
   };
 
-  auto walked = walk_tree(fs, root, walk, callbacks);
-  if (!walked) {
-    return tl::unexpected(walked.error());
-  }
-  result.ignored_entries = walked->ignored;
+  replay_listing(fs, listing, walk.jobs, callbacks);
+  result.ignored_entries = listing.summary.ignored;
   collector.finish();
   result.components = build_components(result);
   result.amd_build = summarize_amd_build(result, index->build_model());

@@ -328,6 +328,11 @@ tl::expected<std::vector<DirEntry>, IoError> DiskFileSystem::list_directory(
   return std::move(listing->entries);
 }
 
+DirectoryHandle DiskFileSystem::open_directory(const std::string& path) const {
+  // O_PATH: the descriptor only anchors openat, nothing is read through it.
+  return DirectoryHandle(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+}
+
 tl::expected<DirectoryListing, IoError> DiskFileSystem::list_directory_open(
     const std::string& path) const {
   DirectoryListing listing;

@@ -141,6 +141,12 @@ class FileSystem {
     }
     return DirectoryListing{std::move(*entries), DirectoryHandle()};
   }
+  // An open handle of a directory, for read_entry; none (fd -1) where the file system has no
+  // descriptors or the directory cannot be opened (read_entry then opens files by path).
+  virtual DirectoryHandle open_directory(const std::string& path) const {
+    (void)path;
+    return DirectoryHandle();
+  }
   // Like read(path, max_size, reuse). `directory_fd`, unless -1, is the open directory that
   // holds the file (DirectoryHandle::fd() of its listing): the file is then opened by its name
   // (the part of `path` after the last '/') in that directory. Errors still name `path`.
@@ -167,6 +173,7 @@ class DiskFileSystem final : public FileSystem {
   // Reads the entries with getdents64 on a descriptor it keeps open for the handle.
   tl::expected<DirectoryListing, IoError> list_directory_open(
       const std::string& path) const override;
+  DirectoryHandle open_directory(const std::string& path) const override;
   tl::expected<FileContents, IoError> read_entry(int directory_fd, const std::string& path,
                                                  std::uint64_t max_size,
                                                  ReadBuffer& reuse) const override;

@@ -28,31 +28,36 @@ bool build_script_kind(std::string_view path, BuildScriptKind& kind) {
   return false;
 }
 
-BuildModel BuildModel::read(const std::vector<BuildFile>& files, const PathLookup& paths) {
+void prepare_build_file(BuildFile& file) {
+  if (file.prepared) {
+    return;
+  }
+  switch (file.kind) {
+    case BuildScriptKind::CMake:
+      file.cmake_commands = parse_cmake_commands(file.text);
+      file.mentions_amd_build = cmake_mentions_amd_build(file.text, file.cmake_commands);
+      break;
+    case BuildScriptKind::Python:
+      file.mentions_amd_build = python_mentions_amd_build(file.text);
+      break;
+    case BuildScriptKind::Make:
+      file.mentions_amd_build = make_mentions_amd_build(file.text);
+      break;
+  }
+  file.prepared = true;
+}
+
+BuildModel BuildModel::read(std::vector<BuildFile>& files, const PathLookup& paths) {
   BuildModel model;
   BuildContext context;
-  for (const BuildFile& file : files) {
-    bool mentions = false;
-    switch (file.kind) {
-      case BuildScriptKind::CMake:
-        mentions = cmake_mentions_amd_build(file.text);
-        break;
-      case BuildScriptKind::Python:
-        mentions = python_mentions_amd_build(file.text);
-        break;
-      case BuildScriptKind::Make:
-        mentions = make_mentions_amd_build(file.text);
-        break;
-    }
-    if (mentions) {
-      context.amd_build_exists = true;
-      break;
-    }
+  for (BuildFile& file : files) {
+    prepare_build_file(file);
+    context.amd_build_exists = context.amd_build_exists || file.mentions_amd_build;
   }
   for (const BuildFile& file : files) {
     switch (file.kind) {
       case BuildScriptKind::CMake:
-        read_cmake_build(file.path, file.text, context, model.m_facts);
+        read_cmake_build(file.path, file.text, file.cmake_commands, context, model.m_facts);
         break;
       case BuildScriptKind::Python:
         read_python_build(file.path, file.text, context, paths, model.m_facts);

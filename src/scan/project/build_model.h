@@ -6,8 +6,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "lex/cmake_commands.h"
 #include "lex/pp_macros.h"
 #include "lex/token.h"
 #include "scan/project/build_facts.h"
@@ -17,10 +19,23 @@ namespace gpuport {
 enum class BuildScriptKind : std::uint8_t { CMake, Python, Make };
 
 struct BuildFile {
+  BuildFile() = default;
+  BuildFile(std::string path_, std::string text_, BuildScriptKind kind_)
+      : path(std::move(path_)), text(std::move(text_)), kind(kind_) {}
+
   std::string path;  // relative to the scan root
   std::string text;
   BuildScriptKind kind = BuildScriptKind::CMake;
+  // What prepare_build_file works out from the file alone, so that the walk's threads do it
+  // and BuildModel::read (one thread) does not.
+  bool prepared = false;
+  bool mentions_amd_build = false;
+  std::vector<CMakeCommand> cmake_commands;  // a CMake file's commands
 };
+
+// Parses the file and decides whether it sets up an AMD build (once; BuildModel::read does it
+// for a file that is not prepared yet).
+void prepare_build_file(BuildFile& file);
 
 // Which kind of build file a path is, if any.
 bool build_script_kind(std::string_view path, BuildScriptKind& kind);
@@ -36,8 +51,9 @@ struct FileMembership {
 class BuildModel {
  public:
   BuildModel() = default;
-  // Reads the build files (in the order given: sort them for a deterministic model).
-  static BuildModel read(const std::vector<BuildFile>& files, const PathLookup& paths);
+  // Reads the build files (in the order given: sort them for a deterministic model), preparing
+  // those that are not.
+  static BuildModel read(std::vector<BuildFile>& files, const PathLookup& paths);
 
   bool amd_build_exists() const { return m_amd_build_exists; }
   const BuildFacts& facts() const { return m_facts; }

@@ -26,6 +26,23 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+// lower(text).starts_with(prefix) for a lower-case prefix, without the copy.
+bool starts_with_lower(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+    if (c != prefix[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool has_source_extension(std::string_view name) {
   static constexpr std::string_view k_extensions[] = {
       ".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".hip", ".h", ".hpp", ".hh", ".inl", ".cu.h"};
@@ -92,14 +109,19 @@ struct PendingReference {
 
 class CMakeReader {
  public:
-  CMakeReader(std::string_view path, std::string_view text, const BuildContext& context,
+  CMakeReader(std::string_view path, std::string_view text,
+              const std::vector<CMakeCommand>& commands, const BuildContext& context,
               BuildFacts& out)
-      : m_path(path), m_folder(parent_folder(path)), m_text(text), m_context(context), m_out(out) {
+      : m_path(path),
+        m_folder(parent_folder(path)),
+        m_text(text),
+        m_commands(commands),
+        m_context(context),
+        m_out(out) {
     char_scan::append_line_starts(text, 0, m_line_starts);
   }
 
   void run() {
-    m_commands = parse_cmake_commands(m_text);
     m_base = file_truth();
     m_out.scopes.push_back({std::string(m_path), 1, UINT32_MAX, m_base, m_base_line,
                             (m_base.may_true & k_side_amd) == 0 && m_context.amd_build_exists});
@@ -213,7 +235,7 @@ class CMakeReader {
           std::string_view a = arg(command, i);
           if ((name == "if" || name == "elseif")
                   ? names_hip(strip_reference(a))
-                  : (lower(a).starts_with("hip::") || lower(a).starts_with("roc::") ||
+                  : (starts_with_lower(a, "hip::") || starts_with_lower(a, "roc::") ||
                      (a == "HIP" && i > 0 && arg(command, i - 1) == "LANGUAGE"))) {
             hip = true;
           }
@@ -976,10 +998,10 @@ class CMakeReader {
   std::string_view m_path;
   std::string_view m_folder;
   std::string_view m_text;
+  const std::vector<CMakeCommand>& m_commands;
   const BuildContext& m_context;
   BuildFacts& m_out;
   std::vector<std::uint32_t> m_line_starts;
-  std::vector<CMakeCommand> m_commands;
   TruthMask m_base;
   std::uint32_t m_base_line = 0;  // the setup command that makes the file another build's
   std::vector<Level> m_levels;
@@ -992,8 +1014,8 @@ class CMakeReader {
 
 }  // namespace
 
-bool cmake_mentions_amd_build(std::string_view text) {
-  for (const CMakeCommand& command : parse_cmake_commands(text)) {
+bool cmake_mentions_amd_build(std::string_view text, const std::vector<CMakeCommand>& commands) {
+  for (const CMakeCommand& command : commands) {
     const std::string& name = command.name;
     if (name.starts_with("hip_add_")) {
       return true;
@@ -1003,7 +1025,7 @@ bool cmake_mentions_amd_build(std::string_view text) {
       if (((name == "enable_language" || name == "project") && a == "HIP") ||
           (name == "find_package" && i == 0 && (a == "hip" || a == "HIP")) ||
           (a == "HIP" && i > 0 && arg_text(text, command.args[i - 1]) == "LANGUAGE") ||
-          lower(a).starts_with("hip::") || lower(a).starts_with("roc::")) {
+          starts_with_lower(a, "hip::") || starts_with_lower(a, "roc::")) {
         return true;
       }
       if ((name == "if" || name == "elseif" || name == "option") &&
@@ -1018,9 +1040,10 @@ bool cmake_mentions_amd_build(std::string_view text) {
   return false;
 }
 
-void read_cmake_build(std::string_view path, std::string_view text, const BuildContext& context,
+void read_cmake_build(std::string_view path, std::string_view text,
+                      const std::vector<CMakeCommand>& commands, const BuildContext& context,
                       BuildFacts& out) {
-  CMakeReader reader(path, text, context, out);
+  CMakeReader reader(path, text, commands, context, out);
   reader.run();
 }
 

@@ -62,15 +62,12 @@ const std::vector<std::string_view> k_no_files;
 
 tl::expected<ProjectIndex, IoError> ProjectIndex::build(const FileSystem& fs,
                                                         const std::string& root,
-                                                        const WalkOptions& walk) {
+                                                        const WalkOptions& walk,
+                                                        TreeListing* listing) {
   std::mutex mutex;
-  std::vector<std::string> files;
   std::vector<BuildFile> build_files;
   std::string gitmodules;
-  WalkOptions options = walk;
-  options.sizes_from_reader = true;
-  WalkCallbacks callbacks;
-  callbacks.on_file = [&](const DiscoveredFile& file) {
+  auto on_file = [&](const DiscoveredFile& file) {
     BuildScriptKind kind{};
     const bool is_build = build_script_kind(file.path, kind);
     const bool is_gitmodules = file.path == ".gitmodules";
@@ -81,17 +78,22 @@ tl::expected<ProjectIndex, IoError> ProjectIndex::build(const FileSystem& fs,
         text = std::string(contents->bytes());
       }
     }
+    BuildFile build_file;
+    if (is_build && !text.empty()) {
+      build_file = {file.path, std::move(text), kind};
+      prepare_build_file(build_file);  // here, on the walk's threads
+    }
+    if (!is_gitmodules && !build_file.prepared) {
+      return;
+    }
     std::lock_guard lock(mutex);
-    files.push_back(file.path);
     if (is_gitmodules) {
       gitmodules = std::move(text);
-    } else if (is_build && !text.empty()) {
-      build_files.push_back({file.path, std::move(text), kind});
+    } else {
+      build_files.push_back(std::move(build_file));
     }
   };
-  callbacks.on_skip = [](const SkippedEntry&) {};
-  callbacks.on_warning = [](const IoError&) {};
-  auto walked = walk_tree(fs, root, options, callbacks);
+  auto walked = list_tree(fs, root, walk, on_file);
   if (!walked) {
     return tl::unexpected(walked.error());
   }
@@ -99,7 +101,13 @@ tl::expected<ProjectIndex, IoError> ProjectIndex::build(const FileSystem& fs,
   index.m_root = root;
   auto status = fs.status(root, true);
   index.m_root_is_file = status && status->type != EntryType::Directory;
-  index.m_files = std::move(files);
+  index.m_files.reserve(walked->files.size());
+  for (const DiscoveredFile& file : walked->files) {
+    index.m_files.push_back(file.path);
+  }
+  if (listing != nullptr) {
+    *listing = std::move(*walked);
+  }
   index.m_submodules = submodule_paths(gitmodules);
   index.finish(std::move(build_files));
   return index;
@@ -119,15 +127,20 @@ void ProjectIndex::finish(std::vector<BuildFile> build_files) {
   m_files.erase(std::unique(m_files.begin(), m_files.end()), m_files.end());
   m_file_set.reserve(m_files.size());
   std::vector<std::string_view> init_folders;
+  std::string_view last_folder;
   for (const std::string& path : m_files) {
     m_file_set.insert(path);
     m_by_name[file_name_of(path)].push_back(path);
     std::string_view folder = parent_folder(path);
+    if (file_name_of(path) == "__init__.py") {
+      init_folders.push_back(folder);
+    }
+    if (folder == last_folder) {
+      continue;  // sorted: a folder's files mostly come together, and it is in the set
+    }
+    last_folder = folder;
     while (!folder.empty() && m_folder_set.insert(std::string(folder)).second) {
       folder = parent_folder(folder);
-    }
-    if (file_name_of(path) == "__init__.py") {
-      init_folders.push_back(parent_folder(path));
     }
   }
   // Top-level packages: an __init__.py folder whose parent has none. Top-level modules: .py

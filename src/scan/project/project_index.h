@@ -13,6 +13,7 @@
 
 #include "scan/project/build_model.h"
 #include "source/file_system.h"
+#include "source/tree_listing.h"
 #include "source/walker.h"
 
 namespace gpuport {
@@ -27,9 +28,11 @@ class ProjectIndex final : public PathLookup {
   ProjectIndex& operator=(ProjectIndex&&) = default;
 
   // Walks `root` with the scan's walk options (ignore files and --exclude apply) and reads its
-  // build files. Fails only when the root cannot be read.
+  // build files. What the walk found goes to `listing` when given, for the scan to read the
+  // files from. Fails only when the root cannot be read.
   static tl::expected<ProjectIndex, IoError> build(const FileSystem& fs, const std::string& root,
-                                                   const WalkOptions& walk);
+                                                   const WalkOptions& walk,
+                                                   TreeListing* listing = nullptr);
   // An index of the given paths and build files (tests, and callers with no tree on disk).
   static ProjectIndex from(std::string root, std::vector<std::string> files,
                            std::vector<BuildFile> build_files);
