@@ -288,8 +288,19 @@ std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t
     std::set<std::pair<std::string, std::uint32_t>> places;
   };
   std::map<std::pair<std::string, bool>, Group> groups;
+  // A guard usually covers several findings in a row: they count into the group found for
+  // the first without looking up the guard again.
+  Group* last_group = nullptr;
+  std::string_view last_file;
+  std::uint32_t last_guard = 0;
   for (const Finding& finding : result.findings) {
     if (finding.scope != Scope::Product || finding.amd_state != AmdBuildState::Excluded) {
+      continue;
+    }
+    if (last_group != nullptr && finding.guard_line == last_guard &&
+        std::string_view(finding.file) == last_file) {
+      ++last_group->group.findings;
+      last_group->group.with_alternative += finding.amd_alternative ? 1 : 0;
       continue;
     }
     std::string file;
@@ -320,6 +331,9 @@ std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t
     entry.group.build = build;
     ++entry.group.findings;
     entry.group.with_alternative += finding.amd_alternative ? 1 : 0;
+    last_group = &entry;
+    last_file = finding.file;
+    last_guard = finding.guard_line;
   }
   std::vector<ExcludedGroup> out;
   out.reserve(groups.size());

