@@ -23,6 +23,9 @@ struct BranchInfo {
   Directive kind = Directive::If;
   bool on_path = false;
   std::uint32_t next_in_chain = k_no_branch;
+  // Where the branch is taken when the code around its chain is compiled: what tells whether a
+  // sibling replaces an excluded branch even where the chain itself is only maybe compiled.
+  TruthMask local;
 };
 
 // A chain's branches are linked through BranchInfo::next_in_chain: no list per chain to allocate.
@@ -37,6 +40,9 @@ struct Level {
   TruthMask parent;      // where the code around the chain is compiled
   TruthMask none_taken;  // ... and no branch so far was taken
   TruthMask branch;      // where the current branch is compiled
+  // The same two, as if the code around the chain were compiled everywhere (BranchInfo::local).
+  TruthMask local_none_taken = TruthMask::all_true(k_all_worlds);
+  TruthMask local_branch;
   std::uint32_t chain = 0;
   std::uint32_t branch_id = k_no_branch;  // root file only
   std::uint32_t line = 0;
@@ -318,6 +324,8 @@ class Simulator final : public MacroResolver {
           if (record.kind == Directive::Else) {
             level.branch = level.none_taken;
             level.none_taken = TruthMask::all_false(k_all_worlds);
+            level.local_branch = level.local_none_taken;
+            level.local_none_taken = TruthMask::all_false(k_all_worlds);
           } else {
             take_branch(level, record, rest);
           }
@@ -401,11 +409,14 @@ class Simulator final : public MacroResolver {
     condition.may_false |= static_cast<WorldMask>(k_all_worlds & ~open);
     level.branch = truth_and(level.none_taken, condition);
     level.none_taken = truth_and(level.none_taken, truth_not(condition));
+    level.local_branch = truth_and(level.local_none_taken, condition);
+    level.local_none_taken = truth_and(level.local_none_taken, truth_not(condition));
   }
 
   std::uint32_t add_branch(const Level& level, const DirectiveRecord& record) {
     const auto id = static_cast<std::uint32_t>(m_branches.size());
-    m_branches.push_back({level.chain, level.branch, record.line, record.kind, false, k_no_branch});
+    m_branches.push_back({level.chain, level.branch, record.line, record.kind, false, k_no_branch,
+                          level.local_branch});
     ChainInfo& chain = m_chains[level.chain];
     if (chain.last_branch == k_no_branch) {
       chain.first_branch = id;
@@ -678,9 +689,14 @@ AmdBuild Simulator::amd_build_of(TruthMask reach, std::uint32_t branch) const {
   const BranchInfo& info = m_branches[deciding];
   const ChainInfo& chain = m_chains[info.chain];
   amd.guard_line = info.kind == Directive::Else ? chain.if_line : info.line;
+  // AMD worlds that may compile the code around the chain: there, a sibling sure to be taken
+  // replaces the excluded branch (an #else under an undecided outer #if still counts).
+  const WorldMask around = chain.parent_branch == k_no_branch
+                               ? k_amd_worlds
+                               : (m_branches[chain.parent_branch].truth.may_true & k_amd_worlds);
   for (std::uint32_t sibling = chain.first_branch; sibling != k_no_branch;
        sibling = m_branches[sibling].next_in_chain) {
-    if (sibling != deciding && (m_branches[sibling].truth.sure_true() & k_amd_worlds) != 0) {
+    if (sibling != deciding && (m_branches[sibling].local.sure_true() & around) != 0) {
       amd.alternative = true;
       break;
     }
