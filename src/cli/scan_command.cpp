@@ -58,7 +58,7 @@ constexpr std::string_view k_footer =
     "\n"
     "Exit codes:\n"
     "  0  scan completed (and no finding reached --fail-on)\n"
-    "  1  a finding at or above the --fail-on tier was found\n"
+    "  1  product code the AMD build may compile has a finding at or above the --fail-on tier\n"
     "  2  bad usage or unreadable input (e.g. PATH does not exist, an invalid --config file);\n"
     "     no output file is written";
 
@@ -106,7 +106,8 @@ void define_flags(CLI::App& app, RawScanArgs& raw) {
       ->type_name("SIZE")
       ->capture_default_str();
   app.add_option("--fail-on", raw.fail_on,
-                 "Exit 1 when a finding has this tier or a higher one (tiers below)")
+                 "Exit 1 when product code the AMD build may compile has a finding of this tier or "
+                 "higher (tiers below)")
       ->type_name("TIER");
   app.add_option("--color", raw.color, "Colour the text report: auto, always or never")
       ->type_name("WHEN")
@@ -313,9 +314,14 @@ std::optional<int> emit_report(const ScanResult& result, const ScanConfig& confi
   return std::nullopt;
 }
 
+// Port work only: product code the AMD build may compile. Tests, vendored code and branches the
+// AMD build leaves out stay in the report but do not trip the gate.
 std::uint64_t findings_at_or_above(const ScanResult& result, Tier threshold) {
   std::uint64_t count = 0;
   for (const Finding& finding : result.findings) {
+    if (finding.scope != Scope::Product || finding.amd_state == AmdBuildState::Excluded) {
+      continue;
+    }
     const RuleInfo* rule = rule_of(finding);
     if (rule != nullptr && rule->tier >= threshold) {
       ++count;

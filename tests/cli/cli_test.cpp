@@ -175,6 +175,38 @@ TEST_F(CliTest, FailOnExitsOneAtOrAboveTheTier) {
   EXPECT_EQ(clean.exit_code, 0) << clean.err;
 }
 
+// The gate counts port work: PTX the AMD build leaves out, and PTX in tests, do not trip it.
+TEST_F(CliTest, FailOnIgnoresCodeTheAmdBuildLeavesOutAndCodeOutsideTheProduct) {
+  const fs::path repo = m_dir / "ported";
+  write_file(repo / "csrc" / "mma.cuh",
+             "#if !defined(__HIP_PLATFORM_AMD__)\n"
+             "__device__ void f(unsigned* r) { asm volatile(\"mma.sync.aligned.m16n8k16.row.col"
+             ".f32.f16.f16.f32 {%0}, {%1}, {%2}, {%0};\" : \"+r\"(r[0])); }\n"
+             "#else\n"
+             "__device__ void f(unsigned* r) { r[0] = 0; }\n"
+             "#endif\n");
+  write_file(repo / "tests" / "check_mma.cu",
+             "__device__ void g(unsigned* r) { asm volatile(\"mma.sync.aligned.m16n8k16.row.col"
+             ".f32.f16.f16.f32 {%0}, {%1}, {%2}, {%0};\" : \"+r\"(r[0])); }\n");
+  const Outcome json_run = gpuport("scan --quiet --format json " + quoted(repo.string()));
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.err;
+  const auto doc = nlohmann::json::parse(json_run.out);
+  std::size_t ptx = 0;
+  for (const auto& finding : doc["findings"]) {
+    ptx += finding["tier"] == "rewrite" ? 1 : 0;
+  }
+  ASSERT_EQ(ptx, 2u);  // both are reported...
+  const Outcome gate = gpuport("scan --quiet --fail-on rewrite " + quoted(repo.string()));
+  EXPECT_EQ(gate.exit_code, 0) << gate.err;  // ...and neither is port work
+
+  write_file(repo / "csrc" / "extra.cu",
+             "__device__ void h(unsigned* r) { asm volatile(\"mma.sync.aligned.m16n8k16.row.col"
+             ".f32.f16.f16.f32 {%0}, {%1}, {%2}, {%0};\" : \"+r\"(r[0])); }\n");
+  const Outcome tripped = gpuport("scan --quiet --fail-on rewrite " + quoted(repo.string()));
+  EXPECT_EQ(tripped.exit_code, 1);
+  EXPECT_EQ(tripped.err, "gpuport: --fail-on rewrite: 1 finding at or above this tier\n");
+}
+
 TEST_F(CliTest, InvalidFailOnTierListsTheValidNames) {
   const Outcome run = gpuport("scan --fail-on critical " + quoted(plain_tree().string()));
   EXPECT_EQ(run.exit_code, 2);
