@@ -819,7 +819,10 @@ TruthMask to_mask(const Vec& v, WorldMask worlds) {
 
 TruthMask evaluate_condition(Directive directive, std::string_view text,
                              const MacroResolver& resolver, WorldMask worlds,
-                             const ExpressionLimits& limits) {
+                             const ExpressionLimits& limits, bool* evaluated) {
+  if (evaluated != nullptr) {
+    *evaluated = true;
+  }
   if (worlds == 0) {
     return {};
   }
@@ -833,6 +836,9 @@ TruthMask evaluate_condition(Directive directive, std::string_view text,
     ok = evaluator.expression(text, value);
   }
   if (!ok) {
+    if (evaluated != nullptr) {
+      *evaluated = false;
+    }
     return TruthMask::all_unknown(worlds);
   }
   TruthMask truth = to_mask(value, worlds);

@@ -76,10 +76,11 @@ struct ExpressionLimits {
 
 // The truth of `#<directive> <text>` (#if/#elif: the expression; #ifdef/#ifndef and
 // #elifdef/#elifndef: the first identifier) in the worlds of `worlds`. A condition that does
-// not parse, or exceeds a limit, is unknown in every world of `worlds`.
+// not parse, or exceeds a limit, is unknown in every world of `worlds`; `evaluated`, when set,
+// then becomes false (true otherwise).
 TruthMask evaluate_condition(Directive directive, std::string_view text,
                              const MacroResolver& resolver, WorldMask worlds,
-                             const ExpressionLimits& limits = {});
+                             const ExpressionLimits& limits = {}, bool* evaluated = nullptr);
 
 // The platform alone (no project macros, no build): for tests and for callers without a file.
 class PlatformResolver : public MacroResolver {

@@ -252,8 +252,9 @@ class Simulator final : public MacroResolver {
     m_root->diagnostics.push_back({line, column, std::move(message)});
   }
 
-  TruthMask evaluate(Directive kind, std::string_view text, WorldMask worlds) const {
-    return evaluate_condition(kind, text, *this, worlds, m_setup.limits);
+  TruthMask evaluate(Directive kind, std::string_view text, WorldMask worlds,
+                     bool* evaluated = nullptr) const {
+    return evaluate_condition(kind, text, *this, worlds, m_setup.limits, evaluated);
   }
 
   void walk(const DirectiveList& list, std::string_view path, TruthMask base, std::size_t depth) {
@@ -292,7 +293,7 @@ class Simulator final : public MacroResolver {
           level.line = record.line;
           level.column = record.column;
           const std::uint32_t outer_branch = levels.empty() ? k_no_branch : levels.back().branch_id;
-          take_branch(level, record, rest);
+          take_branch(level, record, rest, root);
           if (root) {
             begin_region(record.first_token, level.parent, outer_branch);
             level.chain = static_cast<std::uint32_t>(m_chains.size());
@@ -327,7 +328,7 @@ class Simulator final : public MacroResolver {
             level.local_branch = level.local_none_taken;
             level.local_none_taken = TruthMask::all_false(k_all_worlds);
           } else {
-            take_branch(level, record, rest);
+            take_branch(level, record, rest, root);
           }
           if (root) {
             level.branch_id = add_branch(level, record);
@@ -401,9 +402,15 @@ class Simulator final : public MacroResolver {
   }
 
   // The next branch of `level`: taken where no earlier one was and `record`'s condition holds.
-  void take_branch(Level& level, const DirectiveRecord& record, std::string_view rest) {
+  void take_branch(Level& level, const DirectiveRecord& record, std::string_view rest, bool root) {
     const WorldMask open = level.none_taken.may_true;
-    TruthMask condition = evaluate(record.kind, rest, open);
+    bool evaluated = true;
+    TruthMask condition = evaluate(record.kind, rest, open, &evaluated);
+    if (!evaluated && root) {
+      diagnose(record.line, record.column,
+               "cannot evaluate this condition (it does not parse, or exceeds the evaluator's "
+               "limits): its branches are unknown in both builds");
+    }
     // Worlds where the chain is already decided keep condition bits of neither kind; `false`
     // there keeps every world with at least one bit, which the masks below rely on.
     condition.may_false |= static_cast<WorldMask>(k_all_worlds & ~open);

@@ -2,6 +2,7 @@
 // own macros through its headers and build, regions, AMD-build state, paths and bad input.
 #include "lex/preprocessor_view.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -325,6 +326,30 @@ TEST(PreprocessorView, SelfReferenceAndRunawayMacrosAreUnknown) {
   EXPECT_EQ(v.context("self"), C::Neutral);
   EXPECT_EQ(v.amd("self").state, AmdBuildState::Unknown);
   EXPECT_EQ(v.amd("runaway").state, AmdBuildState::Unknown);
+  // The runaway condition is over the token limit: one warning at its #if (line 46); the
+  // self-reference is simply unknown (SELF inside its own body is not expanded again).
+  ASSERT_EQ(v.out.diagnostics.size(), 1u);
+  EXPECT_EQ(v.out.diagnostics[0].line, 46u);
+  EXPECT_THAT(v.out.diagnostics[0].message, ::testing::HasSubstr("cannot evaluate"));
+}
+
+TEST(PreprocessorView, AConditionThatDoesNotParseIsUnknownWithAWarningAtItsLine) {
+  View v;
+  view(v,
+       "#if defined(\nbroken();\n#elif defined(__HIP_PLATFORM_AMD__)\nhip();\n#endif\n"
+       "#if VERSION > \"1\"\nquoted();\n#endif\n#if 0\n#elif (\nnever();\n#endif\n");
+  EXPECT_EQ(v.amd("broken").state, AmdBuildState::Unknown);
+  EXPECT_EQ(v.amd("hip").state, AmdBuildState::Unknown);  // reached only if the first is false
+  EXPECT_EQ(v.amd("quoted").state, AmdBuildState::Unknown);
+  EXPECT_EQ(v.amd("never").state, AmdBuildState::Unknown);
+  ASSERT_EQ(v.out.diagnostics.size(), 3u);
+  EXPECT_EQ(v.out.diagnostics[0].line, 1u);
+  EXPECT_EQ(v.out.diagnostics[0].column, 1u);
+  EXPECT_EQ(v.out.diagnostics[0].message,
+            "cannot evaluate this condition (it does not parse, or exceeds the evaluator's "
+            "limits): its branches are unknown in both builds");
+  EXPECT_EQ(v.out.diagnostics[1].line, 6u);
+  EXPECT_EQ(v.out.diagnostics[2].line, 10u);
 }
 
 TEST(PreprocessorView, IfZeroIsDeadAndLeavesTheAnchors) {
