@@ -190,6 +190,10 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   mechanical.medium_kernel_days = in.at_least("effort.mechanical.medium_kernel_days", 0);
   mechanical.large_kernel_days = in.at_least("effort.mechanical.large_kernel_days", 0);
 
+  effort.existing_build.base_days = in.at_least("effort.existing_build.base_days", 0);
+  effort.existing_build.kernel_file_hours =
+      in.at_least("effort.existing_build.kernel_file_hours", 0);
+
   effort.retune.hot_kernel_days = in.at_least("effort.retune.hot_kernel_days", 0);
   effort.retune.finding_days = in.at_least("effort.retune.finding_days", 0);
 

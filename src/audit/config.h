@@ -40,6 +40,12 @@ struct MechanicalWeights {
   double large_kernel_days = 0;
 };
 
+// Validating an AMD build the project already has, in place of the mechanical port.
+struct ExistingBuildWeights {
+  double base_days = 0;
+  double kernel_file_hours = 0;
+};
+
 struct RetuneWeights {
   double hot_kernel_days = 0;
   double finding_days = 0;
@@ -65,6 +71,7 @@ struct EffortConfig {
   SpreadFactors retune_range;
   SpreadFactors rewrite_range;
   MechanicalWeights mechanical;
+  ExistingBuildWeights existing_build;
   RetuneWeights retune;
   RewriteWeights rewrite;
 };

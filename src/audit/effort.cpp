@@ -14,6 +14,14 @@ namespace gpuport {
 
 namespace effort_detail {
 
+bool is_port_work(const Finding& finding) {
+  return finding.scope == Scope::Product && finding.amd_state != AmdBuildState::Excluded;
+}
+
+bool is_port_work(const Kernel& kernel) {
+  return kernel.scope == Scope::Product && kernel.amd.state != AmdBuildState::Excluded;
+}
+
 KernelLocator::KernelLocator(const ScanResult& scan) {
   for (std::size_t i = 0; i < scan.kernels.size(); ++i) {
     const Kernel& kernel = scan.kernels[i];
@@ -132,7 +140,8 @@ void add_tuning_items(const EffortInputs& inputs, std::vector<AuditKernel>& kern
   std::vector<std::vector<std::size_t>> inside(inputs.scan.kernels.size());
   for (std::size_t f = 0; f < inputs.findings.size(); ++f) {
     const AuditFinding& finding = inputs.findings[f];
-    if (finding.tier != Tier::Retune && finding.tier != Tier::Rewrite) {
+    if ((finding.tier != Tier::Retune && finding.tier != Tier::Rewrite) ||
+        !is_port_work(inputs.scan.findings[f])) {
       continue;
     }
     if (auto kernel = locator.kernel_at(finding.file, finding.line)) {
@@ -160,6 +169,22 @@ void add_tuning_items(const EffortInputs& inputs, std::vector<AuditKernel>& kern
     const bool priced_kind =
         kernel.own_code && (kernel.hotness == Hotness::Hot || kernel.hotness == Hotness::Untraced);
     if (!priced_kind) {
+      continue;
+    }
+    // Without a trace every kernel may be hot; but a project that builds for AMD already is
+    // benchmarked as part of its validation item, which is what finds the hot ones.
+    if (kernel.hotness == Hotness::Untraced && inputs.scan.amd_build.exists) {
+      kernel.why +=
+          "; the project builds for AMD already: the validation's benchmark run finds the hot "
+          "kernels (a trace prices their tuning)";
+      continue;
+    }
+    if (scanned && !is_port_work(inputs.scan.kernels[*scanned])) {
+      const Kernel& definition_kernel = inputs.scan.kernels[*scanned];
+      kernel.why += definition_kernel.scope != Scope::Product
+                        ? "; " + std::string(scope_name(definition_kernel.scope)) +
+                              " code, not port work: no tuning days"
+                        : "; the AMD build leaves its definition out: no tuning days";
       continue;
     }
     const std::string key = kernel.source

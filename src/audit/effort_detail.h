@@ -12,6 +12,12 @@
 
 namespace gpuport::effort_detail {
 
+// Port work: product code the AMD build may compile. Findings and kernels in tests, examples,
+// benchmarks, docs, vendored or generated code, and in code the AMD build leaves out, are listed
+// in the report but cost nothing.
+bool is_port_work(const Finding& finding);
+bool is_port_work(const Kernel& kernel);
+
 // The lines of each scanned kernel: from the line before its name (where `__global__
 // __launch_bounds__(...)` often sits) through name line + lines of code - 1 (the scan counts
 // from the `__global__` line to the closing brace, so this end is never early).
@@ -66,7 +72,12 @@ EvidenceLink kernel_link(const AuditKernel& kernel);
 // Config, mechanical and retune findings priced per rule from the catalog's hours.
 void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
                        std::vector<EffortItem>& items);
-// Unsupported APIs, uses to review, files changed, kernels by size.
+// With an AMD build in the project: one item to validate and benchmark it, in place of the
+// mechanical port.
+void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& config,
+                             std::vector<EffortItem>& items);
+// Unsupported APIs, uses to review, files changed, kernels by size; with an AMD build in the
+// project, add_existing_build_item instead.
 void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
                        const DefinitionRows& rows, const AuditConfig& config,
                        std::vector<EffortItem>& items);

@@ -1,10 +1,12 @@
 // Line items priced from the rule catalog (config, mechanical and retune findings) and from the
 // translation dry-run (unsupported APIs, uses to review, files changed, kernels by size).
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "audit/effort_detail.h"
+#include "scan/project/scope.h"
 #include "scan/rules/catalog.h"
 
 namespace gpuport::effort_detail {
@@ -63,6 +65,46 @@ EvidenceLink api_link(const ApiUse& use) {
   return link;
 }
 
+// Whether a file of the translation dry run is port work: product code (by the scope the scan
+// gave the file's items, else by its path) that the AMD build does not leave out.
+class PortWorkFiles {
+ public:
+  explicit PortWorkFiles(const ScanResult& scan) {
+    for (const Finding& finding : scan.findings) {
+      m_scope.emplace(std::string(finding.file), finding.scope);
+    }
+    for (const Kernel& kernel : scan.kernels) {
+      m_scope.emplace(std::string(kernel.file), kernel.scope);
+    }
+    for (const ExcludedSource& source : scan.excluded_sources) {
+      m_excluded.insert(source.file);
+    }
+  }
+
+  bool contains(const std::string& file) const {
+    if (m_excluded.contains(file)) {
+      return false;
+    }
+    auto it = m_scope.find(file);
+    const Scope scope = it != m_scope.end() ? it->second : scope_of_path(file, {});
+    return scope == Scope::Product;
+  }
+
+ private:
+  std::map<std::string, Scope, std::less<>> m_scope;
+  std::set<std::string, std::less<>> m_excluded;
+};
+
+std::vector<ApiUse> port_work_uses(const std::vector<ApiUse>& uses, const PortWorkFiles& files) {
+  std::vector<ApiUse> out;
+  for (const ApiUse& use : uses) {
+    if (files.contains(use.file)) {
+      out.push_back(use);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
@@ -72,7 +114,11 @@ void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
   for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
     const Finding& finding = inputs.scan.findings[f];
     const RuleInfo& rule = catalog[finding.rule];
-    if (!catalog_tier(rule.tier) || rule.effort_hours <= 0) {
+    if (!catalog_tier(rule.tier) || rule.effort_hours <= 0 || !is_port_work(finding)) {
+      continue;
+    }
+    // The existing AMD build already compiles this code: the mechanical port is done.
+    if (rule.tier == Tier::Mechanical && inputs.scan.amd_build.exists) {
       continue;
     }
     // A finding the translation fixes by itself costs nothing beyond reviewing the file.
@@ -104,11 +150,52 @@ void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
   }
 }
 
+void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& config,
+                             std::vector<EffortItem>& items) {
+  const AmdBuildPath& amd = inputs.scan.amd_build;
+  const ExistingBuildWeights& weights = config.effort.existing_build;
+  ItemSpec spec;
+  spec.title = "Validate and benchmark the existing AMD build";
+  // One unit of base work plus each kernel file the AMD build compiles, in days.
+  const double files = static_cast<double>(amd.kernel_files_compiled);
+  spec.quantity = 1;
+  spec.quantity_unit = "build";
+  spec.per_unit =
+      weights.base_days + files * weights.kernel_file_hours / config.effort.hours_per_day;
+  spec.weight_key = "effort.existing_build.base_days";
+  spec.per_unit_note = fmt::format(
+      "{:g} d + {} kernel files it compiles × effort.existing_build.kernel_file_hours "
+      "{:g} h",
+      weights.base_days, amd.kernel_files_compiled, weights.kernel_file_hours);
+  EffortItem item = make_item(spec, config.effort);
+  for (const BuildLine& line : amd.setup) {
+    EvidenceLink link;
+    link.kind = EvidenceLink::Kind::File;
+    link.label = line.text;
+    link.file = line.file;
+    link.line = line.line;
+    item.evidence.push_back(std::move(link));
+  }
+  items.push_back(std::move(item));
+}
+
 void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
                        const DefinitionRows& rows, const AuditConfig& config,
                        std::vector<EffortItem>& items) {
   const MechanicalWeights& weights = config.effort.mechanical;
-  const DryRunDigest& dry_run = inputs.dry_run;
+  if (inputs.scan.amd_build.exists) {
+    add_existing_build_item(inputs, config, items);
+    return;
+  }
+  const PortWorkFiles port_work(inputs.scan);
+  DryRunDigest dry_run;
+  dry_run.unsupported = port_work_uses(inputs.dry_run.unsupported, port_work);
+  dry_run.needs_review = port_work_uses(inputs.dry_run.needs_review, port_work);
+  for (const std::string& file : inputs.dry_run.changed_files) {
+    if (port_work.contains(file)) {
+      dry_run.changed_files.push_back(file);
+    }
+  }
   if (!dry_run.unsupported.empty()) {
     ItemSpec spec;
     spec.title = "Replace CUDA APIs that HIP does not provide";
@@ -168,6 +255,9 @@ void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel
       {"large", weights.large_kernel_days, "effort.mechanical.large_kernel_days", {}},
   };
   for (std::size_t k = 0; k < inputs.scan.kernels.size(); ++k) {
+    if (!is_port_work(inputs.scan.kernels[k])) {
+      continue;
+    }
     const std::int64_t lines = inputs.scan.kernels[k].lines_of_code;
     const std::size_t size = lines <= weights.small_kernel_lines  ? 0
                              : lines > weights.large_kernel_lines ? 2

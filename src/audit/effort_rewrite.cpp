@@ -108,7 +108,7 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
   for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
     const Finding& finding = inputs.scan.findings[f];
     const RuleInfo& rule = catalog[finding.rule];
-    if (rule.tier != Tier::Rewrite) {
+    if (rule.tier != Tier::Rewrite || !is_port_work(finding)) {
       continue;
     }
     const RewriteKind kind = rewrite_kind(rule.id);

@@ -292,5 +292,81 @@ TEST(AuditEffort, ConfigWeightsScaleTheirItems) {
   EXPECT_DOUBLE_EQ(item(estimate, "Rewrite inline PTX in cold_kernel").days.likely, 1.0);
 }
 
+// Only product code the AMD build may compile is priced: a test's PTX, a vendored kernel, an
+// #if branch the AMD build leaves out and a file its build does not list cost nothing.
+TEST(AuditEffort, OnlyProductCodeTheAmdBuildCompilesIsPortWork) {
+  Repo repo(true);
+  const EffortEstimate before = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                repo.kernels, default_audit_config());
+  Repo changed(true);
+  Finding in_test = finding("GP-ASM-001", "tests/check.cu", 3);
+  in_test.scope = Scope::Test;
+  Finding left_out = finding("GP-ASM-002", "k.cu", 210);
+  left_out.set_amd({AmdBuildState::Excluded, true, 208});
+  Finding retune_left_out = finding("GP-WARP-001", "k.cu", 13);  // inside hot_kernel
+  retune_left_out.set_amd({AmdBuildState::Excluded, false, 11});
+  for (Finding extra : {in_test, left_out, retune_left_out}) {
+    changed.scan.findings.push_back(extra);
+  }
+  Kernel vendored = kernel("vendored_kernel", "third_party/v.cu", 1, 300);
+  vendored.scope = Scope::Vendored;
+  changed.scan.kernels.push_back(vendored);
+  changed.findings = audit_findings(changed.scan);
+  changed.dry_run.changed_files.push_back("tests/check.cu");
+  changed.dry_run.unsupported.push_back({"cudaD", "third_party/v.cu", 4, 1});
+  const EffortEstimate after =
+      estimate_effort({changed.scan, changed.findings, changed.dry_run, true}, changed.kernels,
+                      default_audit_config());
+  ASSERT_EQ(after.items.size(), before.items.size());
+  for (std::size_t i = 0; i < after.items.size(); ++i) {
+    EXPECT_EQ(after.items[i].title, before.items[i].title);
+    EXPECT_DOUBLE_EQ(after.items[i].days.likely, before.items[i].days.likely)
+        << after.items[i].title;
+  }
+  EXPECT_DOUBLE_EQ(after.summary.total.likely, before.summary.total.likely);
+}
+
+// A project that builds for AMD already: one validation item in place of the mechanical port;
+// retune and rewrite work in the code it compiles stays.
+TEST(AuditEffort, AnExistingAmdBuildIsValidatedNotPortedAgain) {
+  Repo repo(true);
+  repo.scan.amd_build.exists = true;
+  repo.scan.amd_build.kernel_files = 3;
+  repo.scan.amd_build.kernel_files_compiled = 2;
+  repo.scan.amd_build.setup = {{"CMakeLists.txt", 12, "enable_language(HIP)"}};
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& validate = item(estimate, "Validate and benchmark the existing AMD build");
+  EXPECT_EQ(validate.tier, EffortTier::Mechanical);
+  expect_days(validate.days, 4.125, 5.5, 8.25);  // 5 d + 2 files × 2 h, mechanical spread
+  ASSERT_EQ(validate.evidence.size(), 1u);
+  EXPECT_EQ(validate.evidence[0].file, "CMakeLists.txt");
+  EXPECT_EQ(validate.evidence[0].line, 12u);
+  std::size_t mechanical = 0;
+  bool retune = false;
+  bool rewrite = false;
+  for (const EffortItem& each : estimate.items) {
+    mechanical += each.tier == EffortTier::Mechanical ? 1 : 0;
+    retune = retune || each.title == "GP-WARP-001 Warp size (wave64)";
+    rewrite = rewrite || each.tier == EffortTier::Rewrite;
+  }
+  EXPECT_EQ(mechanical, 1u);  // no dry-run, catalog or port-and-test items
+  EXPECT_TRUE(retune);
+  EXPECT_TRUE(rewrite);
+  item(estimate, "Tune hot_kernel on AMD");  // a trace says it is hot: it is tuned
+
+  // Without a trace, the validation's benchmark run is what finds the hot kernels: no kernel
+  // is priced as possibly hot.
+  Repo untraced(false);
+  untraced.scan.amd_build = repo.scan.amd_build;
+  const EffortEstimate guessed =
+      estimate_effort({untraced.scan, untraced.findings, untraced.dry_run, false}, untraced.kernels,
+                      default_audit_config());
+  for (const EffortItem& each : guessed.items) {
+    EXPECT_NE(each.title.rfind("Tune ", 0), 0u) << each.title;
+  }
+  EXPECT_NE(untraced.kernels[0].why.find("the project builds for AMD already"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuport
