@@ -185,6 +185,9 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   }
   result.portability = scan_result.components;
   result.findings = audit_findings(scan_result);
+  summary.amd_build_exists = scan_result.amd_build.exists;
+  count_port_work(result.findings, summary);
+  result.feature_gaps = feature_gaps(result.findings, scan_result.components);
   result.hot_threshold = config.hot.threshold;
   result.kernels = select_kernels(profiles, scan_result, config.hot);
 

@@ -50,6 +50,16 @@ struct AuditInputSummary {
   std::uint64_t scanned_kernels = 0;  // __global__ definitions in the repo
   std::uint64_t translatable_files = 0;
   std::uint64_t files_changed_by_translation = 0;  // of the dry-run
+  // The scan found an AMD build in the project (HIP CMake, a shim header, a ROCm setup branch).
+  bool amd_build_exists = false;
+  // The findings by what they mean for the port (they add up to `findings`): priced port work
+  // (product code the AMD build may compile); already handled for AMD (left out of the AMD
+  // build, which compiles an alternative); CUDA-only without an AMD branch (left out, no
+  // alternative: feature gaps); outside the product (tests, examples, vendored, generated).
+  std::uint64_t port_work_findings = 0;
+  std::uint64_t handled_for_amd_findings = 0;
+  std::uint64_t cuda_only_findings = 0;
+  std::uint64_t outside_product_findings = 0;
 };
 
 // ---- Scan
@@ -66,6 +76,20 @@ struct AuditFinding {
   std::uint32_t line = 0;
   std::string excerpt;
   std::string detail;
+  Scope scope = Scope::Product;
+  AmdBuild amd;           // the scan's AMD-build state of its line
+  bool port_work = true;  // product code the AMD build may compile: priced
+};
+
+// A CUDA-only feature the AMD build does without: product findings of one component that the
+// AMD build leaves out with no branch of its own in their place. Listed, not priced.
+struct FeatureGap {
+  std::string component;       // "Inline PTX"
+  std::string amd_equivalent;  // what the AMD side offers, from the portability row
+  std::uint64_t findings = 0;
+  std::string first_anchor;  // the first finding, for links
+  std::string file;          // where the first one is
+  std::uint32_t line = 0;
 };
 
 // ---- Profile
@@ -254,9 +278,10 @@ struct TraceCoverage {
 
 struct AuditResult {
   AuditInputSummary inputs;
-  std::vector<Component> portability;  // the scan's component rows, as `gpuport scan` shows them
-  std::vector<AuditFinding> findings;  // every finding of the scan, in scan order
-  std::vector<AuditKernel> kernels;    // hot first (by share), then cold, then untraced
+  std::vector<Component> portability;    // the scan's component rows, as `gpuport scan` shows them
+  std::vector<AuditFinding> findings;    // every finding of the scan, in scan order
+  std::vector<FeatureGap> feature_gaps;  // by findings, most first; then by component
+  std::vector<AuditKernel> kernels;      // hot first (by share), then cold, then untraced
   std::vector<TraceClassTime> class_time;  // one per trace, in inputs.traces order
   std::vector<EffortItem> items;           // by tier, then days (largest first)
   EffortSummary effort;

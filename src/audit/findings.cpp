@@ -1,6 +1,7 @@
 // Anchors and catalog text for each finding.
 #include "audit/findings.h"
 
+#include <algorithm>
 #include <map>
 
 #include "scan/rules/catalog.h"
@@ -27,8 +28,57 @@ std::vector<AuditFinding> audit_findings(const ScanResult& scan) {
     item.line = finding.line;
     item.excerpt = finding.excerpt;
     item.detail = finding.detail;
+    item.scope = finding.scope;
+    item.amd = finding.amd();
+    item.port_work =
+        finding.scope == Scope::Product && finding.amd_state != AmdBuildState::Excluded;
     out.push_back(std::move(item));
   }
+  return out;
+}
+
+void count_port_work(const std::vector<AuditFinding>& findings, AuditInputSummary& summary) {
+  for (const AuditFinding& finding : findings) {
+    if (finding.scope != Scope::Product) {
+      ++summary.outside_product_findings;
+    } else if (finding.port_work) {
+      ++summary.port_work_findings;
+    } else if (finding.amd.alternative) {
+      ++summary.handled_for_amd_findings;
+    } else {
+      ++summary.cuda_only_findings;
+    }
+  }
+}
+
+std::vector<FeatureGap> feature_gaps(const std::vector<AuditFinding>& findings,
+                                     const std::vector<Component>& components) {
+  std::map<std::string, FeatureGap> by_component;
+  for (const AuditFinding& finding : findings) {
+    if (finding.scope != Scope::Product || finding.port_work || finding.amd.alternative ||
+        finding.tier == Tier::Framework || finding.tier == Tier::Config) {
+      continue;
+    }
+    FeatureGap& gap = by_component[finding.component];
+    if (gap.findings++ == 0) {
+      gap.component = finding.component;
+      gap.first_anchor = finding.anchor;
+      gap.file = finding.file;
+      gap.line = finding.line;
+    }
+  }
+  std::vector<FeatureGap> out;
+  for (auto& [name, gap] : by_component) {
+    for (const Component& component : components) {
+      if (component.name == name) {
+        gap.amd_equivalent = component.amd_equivalent;
+      }
+    }
+    out.push_back(std::move(gap));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const FeatureGap& a, const FeatureGap& b) {
+    return a.findings > b.findings;
+  });
   return out;
 }
 

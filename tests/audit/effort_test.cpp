@@ -368,5 +368,42 @@ TEST(AuditEffort, AnExistingAmdBuildIsValidatedNotPortedAgain) {
   EXPECT_NE(untraced.kernels[0].why.find("the project builds for AMD already"), std::string::npos);
 }
 
+TEST(AuditFindings, CountsForThePortAndFeatureGapsPerComponent) {
+  ScanResult scan;
+  Finding ptx = finding("GP-ASM-001", "k.cu", 3);
+  Finding handled = finding("GP-ASM-001", "k.cu", 9);
+  handled.set_amd({AmdBuildState::Excluded, true, 7});
+  Finding gap_a = finding("GP-ASM-002", "k.cu", 20);
+  gap_a.set_amd({AmdBuildState::Excluded, false, 18});
+  Finding gap_b = finding("GP-ASM-002", "m.cu", 5);
+  gap_b.set_amd({AmdBuildState::Excluded, false, 4});
+  Finding graph = finding("GP-EXEC-011", "m.cu", 30);
+  graph.set_amd({AmdBuildState::Excluded, false, 28});
+  Finding test_ptx = finding("GP-ASM-001", "tests/t.cu", 2);
+  test_ptx.scope = Scope::Test;
+  scan.findings = {ptx, handled, gap_a, gap_b, graph, test_ptx};
+  const std::vector<AuditFinding> findings = audit_findings(scan);
+  AuditInputSummary summary;
+  count_port_work(findings, summary);
+  EXPECT_EQ(summary.port_work_findings, 1u);
+  EXPECT_EQ(summary.handled_for_amd_findings, 1u);
+  EXPECT_EQ(summary.cuda_only_findings, 3u);
+  EXPECT_EQ(summary.outside_product_findings, 1u);
+
+  Component row;
+  row.name = findings[2].component;
+  row.amd_equivalent = "HIP intrinsics, rocWMMA";
+  const std::vector<FeatureGap> gaps = feature_gaps(findings, {row});
+  ASSERT_EQ(gaps.size(), 2u);
+  EXPECT_EQ(gaps[0].component, findings[2].component);  // two findings: first
+  EXPECT_EQ(gaps[0].findings, 2u);
+  EXPECT_EQ(gaps[0].amd_equivalent, "HIP intrinsics, rocWMMA");
+  EXPECT_EQ(gaps[0].first_anchor, findings[2].anchor);
+  EXPECT_EQ(gaps[0].file, "k.cu");
+  EXPECT_EQ(gaps[0].line, 20u);
+  EXPECT_EQ(gaps[1].component, findings[4].component);
+  EXPECT_EQ(gaps[1].findings, 1u);
+}
+
 }  // namespace
 }  // namespace gpuport

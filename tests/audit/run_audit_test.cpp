@@ -149,6 +149,13 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   // The ldmatrix helper sits under `#if __CUDA_ARCH__ >= 800` with a portable #else: the AMD
   // build compiles the #else, so it costs nothing.
   EXPECT_EQ(result.items.size(), 29u);
+  EXPECT_EQ(result.inputs.findings, 67u);
+  EXPECT_EQ(result.inputs.port_work_findings, 66u);
+  EXPECT_EQ(result.inputs.handled_for_amd_findings, 1u);  // the ldmatrix under the arch guard
+  EXPECT_EQ(result.inputs.cuda_only_findings, 0u);
+  EXPECT_EQ(result.inputs.outside_product_findings, 0u);
+  EXPECT_FALSE(result.inputs.amd_build_exists);
+  EXPECT_TRUE(result.feature_gaps.empty());
   EXPECT_NEAR(result.effort.total.low, 11.4125, 1e-9);
   EXPECT_NEAR(result.effort.total.likely, 20.98125, 1e-9);
   EXPECT_NEAR(result.effort.total.high, 54.99375, 1e-9);

@@ -66,6 +66,18 @@ std::string inputs_paragraph(const AuditResult& result) {
       format_count(static_cast<std::int64_t>(inputs.scanned_kernels)),
       format_count(static_cast<std::int64_t>(inputs.files_changed_by_translation)),
       format_count(static_cast<std::int64_t>(inputs.translatable_files)));
+  out += fmt::format(
+      "For the port: {} findings are port work (product code the AMD build may compile), {} "
+      "already handled for AMD, {} CUDA-only without an AMD branch, {} outside the product. ",
+      format_count(static_cast<std::int64_t>(inputs.port_work_findings)),
+      format_count(static_cast<std::int64_t>(inputs.handled_for_amd_findings)),
+      format_count(static_cast<std::int64_t>(inputs.cuda_only_findings)),
+      format_count(static_cast<std::int64_t>(inputs.outside_product_findings)));
+  if (inputs.amd_build_exists) {
+    out +=
+        "The project already builds for AMD: the mechanical port is priced as validating that "
+        "build. ";
+  }
   out += inputs.config_path ? fmt::format("Prices and weights: <code>{}</code> ({} overridden).",
                                           html_escape(*inputs.config_path), inputs.overrides.size())
                             : std::string("Prices and weights: the shipped defaults.");
@@ -289,6 +301,7 @@ std::string render_audit_html(const AuditResult& result) {
   out += effort_section(result);
   out += cost_section(result);
   out += html::items_section(result);
+  out += html::feature_gaps_section(result);
   out += html::kernels_section(result);
   out += html::findings_section(result);
   out += fmt::format(

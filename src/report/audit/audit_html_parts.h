@@ -19,6 +19,8 @@ std::string number_cell(std::string_view text);
 std::string portability_section(const AuditResult& result);
 std::string items_section(const AuditResult& result);
 std::string kernels_section(const AuditResult& result);
+// The CUDA-only features the AMD build does without; empty when there are none.
+std::string feature_gaps_section(const AuditResult& result);
 std::string findings_section(const AuditResult& result);
 
 }  // namespace gpuport::html

@@ -168,6 +168,26 @@ std::string kernels_section(const AuditResult& result) {
   return out + "</section>\n";
 }
 
+std::string feature_gaps_section(const AuditResult& result) {
+  if (result.feature_gaps.empty()) {
+    return {};
+  }
+  std::string out =
+      "<section id=\"feature-gaps\">\n<h2>CUDA-only features without an AMD branch</h2>\n"
+      "<p>Product code the AMD build leaves out with nothing in its place: optional features, "
+      "listed and not priced.</p>\n<table>\n<tr><th>component</th><th>findings</th>"
+      "<th>first</th><th>on AMD instead</th></tr>\n";
+  for (const FeatureGap& gap : result.feature_gaps) {
+    out += fmt::format("<tr><td>{}</td>{}<td>{}</td><td>{}</td></tr>\n", html_escape(gap.component),
+                       number_cell(format_count(static_cast<std::int64_t>(gap.findings))),
+                       fmt::format("<a href=\"#{}\">{}</a>", html_escape(gap.first_anchor),
+                                   location(gap.file, gap.line)),
+                       html_escape(gap.amd_equivalent));
+  }
+  out += "</table>\n";
+  return out + "</section>\n";
+}
+
 std::string findings_section(const AuditResult& result) {
   std::string out = "<section id=\"findings\">\n<h2>Findings</h2>\n";
   if (result.findings.empty()) {
@@ -176,7 +196,7 @@ std::string findings_section(const AuditResult& result) {
   }
   out +=
       "<table class=\"findings\">\n<tr><th>rule</th><th>tier</th><th>component</th><th>where</th>"
-      "<th>what</th></tr>\n";
+      "<th>for the port</th><th>what</th></tr>\n";
   for (const AuditFinding& finding : result.findings) {
     std::string what = html_escape(finding.summary);
     if (!finding.detail.empty()) {
@@ -186,9 +206,11 @@ std::string findings_section(const AuditResult& result) {
       what += fmt::format("<br><code>{}</code>", html_escape(finding.excerpt));
     }
     out += fmt::format(
-        "<tr{}><td><code class=\"rule\">{}</code></td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<tr{}><td><code class=\"rule\">{}</code></td>{}<td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td></tr>\n",
         id_attribute(finding.anchor), html_escape(finding.rule), tier_cell(tier_name(finding.tier)),
-        html_escape(finding.component), location(finding.file, finding.line), what);
+        html_escape(finding.component), location(finding.file, finding.line),
+        html_escape(port_role(finding)), what);
   }
   out += "</table>\n";
   return out + "</section>\n";

@@ -5,6 +5,8 @@
 #include "report/audit/audit_units.h"
 #include "report/json_writer.h"
 #include "report/profile/profile_units.h"
+#include "report/report_groups.h"
+#include "scan/project/scope.h"
 #include "version.h"
 
 namespace gpuport {
@@ -85,6 +87,11 @@ void write_inputs(JsonWriter& json, const AuditInputSummary& inputs) {
   json.field("scanned_kernels", inputs.scanned_kernels);
   json.field("translatable_files", inputs.translatable_files);
   json.field("files_changed_by_translation", inputs.files_changed_by_translation);
+  json.field("amd_build_exists", inputs.amd_build_exists);
+  json.field("port_work_findings", inputs.port_work_findings);
+  json.field("handled_for_amd_findings", inputs.handled_for_amd_findings);
+  json.field("cuda_only_findings", inputs.cuda_only_findings);
+  json.field("outside_product_findings", inputs.outside_product_findings);
   json.end_object();
 }
 
@@ -326,6 +333,32 @@ void write_findings(JsonWriter& json, const std::vector<AuditFinding>& findings)
     json.field("line", finding.line);
     json.field("excerpt", finding.excerpt);
     json.field("detail", finding.detail);
+    json.field("scope", scope_name(finding.scope));
+    json.key("amd_build");
+    json.begin_object();
+    json.field("state", amd_state_name(finding.amd.state));
+    if (finding.amd.state == AmdBuildState::Excluded) {
+      json.field("alternative", finding.amd.alternative);
+      json.field("guard_line", finding.amd.guard_line);
+    }
+    json.end_object();
+    json.field("port_work", finding.port_work);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+void write_feature_gaps(JsonWriter& json, const std::vector<FeatureGap>& gaps) {
+  json.key("feature_gaps");
+  json.begin_array();
+  for (const FeatureGap& gap : gaps) {
+    json.begin_object();
+    json.field("component", gap.component);
+    json.field("amd_equivalent", gap.amd_equivalent);
+    json.field("findings", gap.findings);
+    json.field("first", gap.first_anchor);
+    json.field("file", gap.file);
+    json.field("line", gap.line);
     json.end_object();
   }
   json.end_array();
@@ -355,6 +388,7 @@ std::string render_audit_json(const AuditResult& result) {
   write_kernels(json, result.kernels);
   write_items(json, result.items);
   write_findings(json, result.findings);
+  write_feature_gaps(json, result.feature_gaps);
   json.key("warnings");
   json.begin_array();
   for (const std::string& warning : result.warnings) {

@@ -5,6 +5,7 @@
 #include "report/audit/audit_units.h"
 #include "report/profile/profile_units.h"
 #include "report/text_util.h"
+#include "scan/project/scope.h"
 #include "version.h"
 
 namespace gpuport {
@@ -85,6 +86,18 @@ void inputs(std::string& out, const AuditResult& result) {
                      format_count(static_cast<std::int64_t>(in.files_scanned)),
                      format_count(static_cast<std::int64_t>(in.findings)),
                      format_count(static_cast<std::int64_t>(in.scanned_kernels)));
+  out += fmt::format(
+      "- Findings for the port: {} port work (product code the AMD build may compile), {} "
+      "already handled for AMD, {} CUDA-only without an AMD branch, {} outside the product\n",
+      format_count(static_cast<std::int64_t>(in.port_work_findings)),
+      format_count(static_cast<std::int64_t>(in.handled_for_amd_findings)),
+      format_count(static_cast<std::int64_t>(in.cuda_only_findings)),
+      format_count(static_cast<std::int64_t>(in.outside_product_findings)));
+  if (in.amd_build_exists) {
+    out +=
+        "- AMD build: the project already builds for AMD; the mechanical port is priced as "
+        "validating that build\n";
+  }
   out += fmt::format("- Translation dry-run: {} of {} translatable files change\n",
                      format_count(static_cast<std::int64_t>(in.files_changed_by_translation)),
                      format_count(static_cast<std::int64_t>(in.translatable_files)));
@@ -232,16 +245,29 @@ void gpu_time(std::string& out, const AuditResult& result) {
   }
 }
 
+void feature_gaps(std::string& out, const AuditResult& result) {
+  if (result.feature_gaps.empty()) {
+    return;
+  }
+  out += "\n## CUDA-only features without an AMD branch (not priced)\n\n";
+  out += "| component | findings | first | on AMD instead |\n|---|--:|---|---|\n";
+  for (const FeatureGap& gap : result.feature_gaps) {
+    out += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(gap.component),
+                       format_count(static_cast<std::int64_t>(gap.findings)),
+                       where(gap.file, gap.line), markdown_cell(gap.amd_equivalent));
+  }
+}
+
 void findings(std::string& out, const AuditResult& result) {
   out += fmt::format("\n<details><summary>Findings ({})</summary>\n\n", result.findings.size());
   if (result.findings.empty()) {
     out += "No findings.\n";
   } else {
-    out += "| rule | tier | where | what |\n|---|---|---|---|\n";
+    out += "| rule | tier | where | for the port | what |\n|---|---|---|---|---|\n";
     for (const AuditFinding& finding : result.findings) {
       out += fmt::format(
-          "| {} | {} | {} | {}{} |\n", markdown_cell(finding.rule), tier_name(finding.tier),
-          where(finding.file, finding.line), markdown_cell(finding.summary),
+          "| {} | {} | {} | {} | {}{} |\n", markdown_cell(finding.rule), tier_name(finding.tier),
+          where(finding.file, finding.line), port_role(finding), markdown_cell(finding.summary),
           finding.detail.empty() ? std::string()
                                  : fmt::format(" (matched {})", code_cell(finding.detail)));
     }
@@ -258,6 +284,7 @@ std::string render_audit_markdown(const AuditResult& result) {
   effort(out, result);
   cost(out, result.cost);
   items(out, result);
+  feature_gaps(out, result);
   kernels(out, result);
   portability(out, result);
   gpu_time(out, result);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "report/profile/profile_units.h"
+#include "scan/project/scope.h"
 
 namespace gpuport {
 
@@ -175,6 +176,21 @@ double round2(double value) {
   }
   const double rounded = std::round(value * 100) / 100;
   return rounded == 0 ? 0 : rounded;
+}
+
+std::string port_role(const AuditFinding& finding) {
+  if (finding.scope != Scope::Product) {
+    return std::string(scope_name(finding.scope));
+  }
+  if (finding.port_work) {
+    return "port work";
+  }
+  if (finding.amd.alternative) {
+    return finding.amd.guard_line != 0
+               ? fmt::format("handled for AMD (guard line {})", finding.amd.guard_line)
+               : "handled for AMD (build file)";
+  }
+  return "CUDA-only";
 }
 
 }  // namespace gpuport

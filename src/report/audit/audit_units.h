@@ -21,6 +21,10 @@ std::string_view hotness_key(Hotness hotness);      // "hot", "cold", "untraced"
 std::string_view verdict_title(VerdictKind kind);
 std::string_view evidence_kind_key(EvidenceLink::Kind kind);  // "finding", "kernel", "file", "api"
 
+// What a finding is for the port: "port work", "handled for AMD (guard line 67)", "CUDA-only",
+// or the scope of code outside the product ("test", "vendored").
+std::string port_role(const AuditFinding& finding);
+
 // "3 / 5 / 9 days" (low / likely / high).
 std::string format_day_range(const DayRange& range);
 // Dollars: "$0.42", "$347.20" below $1,000; "$12,345" from there; "-$1,200" below zero.
