@@ -257,6 +257,12 @@ struct VerdictSummary {
   double days_low = 0;   // the N–M range shown with the verdict
   double days_high = 0;
   std::vector<VerdictReason> reasons;  // at most three, weightiest first
+  // Inputs the verdict rests on that nobody measured or set (placeholder throughputs): shown
+  // with the verdict, not only in a table.
+  std::vector<std::string> assumed;
+  // Both throughputs came from the team (its config or `gpuport bench` results): only then can
+  // the cost decide the verdict.
+  bool cost_decides = false;
 };
 
 // ---- Coverage

@@ -31,10 +31,29 @@ std::string range_text(const DayRange& days) {
   return format_days(days.low) + "–" + format_days(days.high);
 }
 
+// Placeholder throughputs cannot answer the cost question; the reason asks it instead.
+VerdictReason cost_question(const CostSummary& cost) {
+  VerdictReason reason;
+  reason.anchor = "cost";
+  reason.weight = 0;
+  reason.text = fmt::format(
+      "At these prices AMD breaks even at {:.2f}x of NVIDIA's throughput{}: measure both with "
+      "`gpuport bench` (the throughputs here are placeholders)",
+      cost.break_even_ratio,
+      cost.payback_ratio
+          ? fmt::format(" and pays the {} port back within {:g} months at {:.2f}x",
+                        dollars(cost.porting_cost.likely), cost.horizon_months, *cost.payback_ratio)
+          : std::string());
+  return reason;
+}
+
 VerdictReason cost_reason(const CostSummary& cost) {
   VerdictReason reason;
   reason.anchor = "cost";
   reason.weight = std::abs(cost.monthly_delta);
+  if (cost.nvidia.throughput_assumed || cost.amd.throughput_assumed) {
+    return cost_question(cost);
+  }
   const std::string prices = per_million(cost.amd.cost_per_million) + " per 1M requests on " +
                              cost.amd.gpu + " against " +
                              per_million(cost.nvidia.cost_per_million) + " on " + cost.nvidia.gpu;
@@ -163,7 +182,17 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
   const CostSummary& cost = inputs.cost;
 
   VerdictSummary verdict;
-  if (!cost.payback_months || *cost.payback_months > cost.horizon_months) {
+  verdict.cost_decides = !cost.nvidia.throughput_assumed && !cost.amd.throughput_assumed;
+  for (const PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
+    if (platform->throughput_assumed) {
+      verdict.assumed.push_back(fmt::format(
+          "The {} throughput ({:g} req/s per replica) is a placeholder, not a measurement: the "
+          "cost figures ask how fast AMD must be, they do not say it is worth it or not",
+          platform->gpu, platform->throughput_rps));
+    }
+  }
+  if (verdict.cost_decides &&
+      (!cost.payback_months || *cost.payback_months > cost.horizon_months)) {
     verdict.kind = VerdictKind::NotWorthIt;
   } else if (beyond_config <= 0) {
     verdict.kind = VerdictKind::ConfigChange;

@@ -94,6 +94,37 @@ TEST(AuditVerdict, PaybackBeyondTheHorizonIsNotWorthIt) {
   EXPECT_EQ(verdict.reasons.size(), 2u);
 }
 
+// Placeholder throughputs never decide: the same payback beyond the horizon is a bounded
+// project whose cost reason asks how fast AMD must be, and the banner names the placeholder.
+TEST(AuditVerdict, PlaceholderThroughputsAskTheCostQuestionInsteadOfDeciding) {
+  Case c = saving_case();
+  c.add(EffortTier::Rewrite, "Redesign tensor-core code", {10, 20, 60});
+  c.cost.porting_cost = {10000, 20000, 60000};
+  c.cost.monthly_delta = 1000;
+  c.cost.payback_months = 20;
+  c.cost.break_even_ratio = 1.99 / 3.49;
+  c.cost.payback_ratio = 0.8123;
+  c.cost.amd.throughput_rps = 10;
+  c.cost.amd.throughput_assumed = true;
+  const VerdictSummary verdict = c.decide();
+  EXPECT_EQ(verdict.kind, VerdictKind::BoundedProject);
+  EXPECT_FALSE(verdict.cost_decides);
+  ASSERT_EQ(verdict.assumed.size(), 1u);
+  EXPECT_EQ(verdict.assumed[0],
+            "The MI300X throughput (10 req/s per replica) is a placeholder, not a measurement: the "
+            "cost figures ask how fast AMD must be, they do not say it is worth it or not");
+  ASSERT_EQ(verdict.reasons.size(), 2u);
+  EXPECT_EQ(verdict.reasons[1].anchor, "cost");
+  EXPECT_EQ(verdict.reasons[1].text,
+            "At these prices AMD breaks even at 0.57x of NVIDIA's throughput and pays the $20,000 "
+            "port back within 12 months at 0.81x: measure both with `gpuport bench` (the "
+            "throughputs here are placeholders)");
+
+  c.cost.amd.throughput_assumed = false;  // the team's number: now the cost decides
+  EXPECT_EQ(c.decide().kind, VerdictKind::NotWorthIt);
+  EXPECT_TRUE(c.decide().assumed.empty());
+}
+
 TEST(AuditVerdict, OnlyConfigItemsIsAConfigChange) {
   Case c = saving_case();
   c.add(EffortTier::Config, "GP-FW-003 ONNX Runtime", {0.25, 0.5, 1});

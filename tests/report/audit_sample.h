@@ -183,6 +183,11 @@ inline AuditResult sample_audit() {
   result.verdict.headline = "Bounded project: 3–11 engineer-days";
   result.verdict.days_low = 2.75;
   result.verdict.days_high = 11;
+  // The AMD throughput below is the shipped placeholder: the cost asks, it does not decide.
+  result.verdict.cost_decides = false;
+  result.verdict.assumed = {
+      "The MI300X throughput (9 req/s per replica) is a placeholder, not a measurement: the cost "
+      "figures ask how fast AMD must be, they do not say it is worth it or not"};
   result.verdict.reasons = {
       {"Inline PTX in a hot own kernel (40.0 % of GPU time) needs a rewrite.", "item-3", 3},
       {"The own kernel k<T&, \"x\"> is on the hot path.", "kernel-1", 3},

@@ -65,7 +65,12 @@ TEST(AuditMarkdown, ShowsTheValuesAReviewerReadsFirst) {
                             "rewrite. (evidence: `item-3`)"));
   EXPECT_THAT(md, HasSubstr("| Rewrite | 1 | 2 | 3 | 8 |"));
   EXPECT_THAT(md, HasSubstr("| AMD MI300X | $2.90 | 1 | 9 req/s (assumed) | $89.51 | $8,951 |"));
-  EXPECT_THAT(md, HasSubstr("| Payback | 2.1 months (horizon 12.0 months) |"));
+  // A placeholder throughput: no saving or payback is stated as fact, and the banner says why.
+  EXPECT_THAT(md, HasSubstr("| Payback | not known (horizon 12.0 months) |"));
+  EXPECT_THAT(md,
+              HasSubstr("| Monthly saving on AMD | not known: a throughput is a placeholder |"));
+  EXPECT_THAT(md, HasSubstr("(bounded-project)\n\n> Assumed: The MI300X throughput (9 req/s per "
+                            "replica) is a placeholder"));
   // Kernel names cannot open HTML tags or break a table row.
   EXPECT_THAT(md, HasSubstr("| kernel-1 | k&lt;T&amp;, \"x\"&gt; | unknown | yes | 40.0% |"));
   EXPECT_THAT(md, Not(HasSubstr("k<T")));
@@ -190,6 +195,8 @@ TEST(AuditHtml, WithoutATraceOrASavingItSaysSo) {
     kernel.hotness = Hotness::Untraced;
   }
   result.cost.monthly_delta = -500;
+  result.verdict.cost_decides = true;  // the team's throughputs: the saving is stated
+  result.verdict.assumed.clear();
   result.cost.payback_months.reset();
   result.cost.payback_ratio.reset();
   const std::string html = render_audit_html(result);

@@ -123,6 +123,9 @@ std::string summary_section(const AuditResult& result) {
       "id=\"verdict\">\n<p>verdict: {}</p>\n<h2>{}</h2>\n</div>\n",
       verdict_id(verdict.kind), html_escape(verdict_title(verdict.kind)),
       html_escape(verdict.headline));
+  for (const std::string& assumed : verdict.assumed) {
+    out += fmt::format("<p class=\"note assumed\">Assumed: {}.</p>\n", html_escape(assumed));
+  }
   out += "<h3>Why</h3>\n<ol class=\"reasons\">\n";
   for (const VerdictReason& reason : verdict.reasons) {
     out += fmt::format("<li>{}</li>\n", html::link(reason.anchor, reason.text));
@@ -141,11 +144,17 @@ std::string summary_section(const AuditResult& result) {
                                                       format_dollars(cost.nvidia.cost_per_million),
                                                       platform_label(cost.amd),
                                                       format_dollars(cost.amd.cost_per_million))));
-  row("Monthly saving on AMD",
-      html_escape(fmt::format("{} at {} requests a month", format_dollars(cost.monthly_delta),
-                              format_requests(cost.monthly_requests))));
-  row("Payback", html_escape(fmt::format("{} (horizon {})", format_months(cost.payback_months),
-                                         format_months(cost.horizon_months))));
+  if (verdict.cost_decides) {
+    row("Monthly saving on AMD",
+        html_escape(fmt::format("{} at {} requests a month", format_dollars(cost.monthly_delta),
+                                format_requests(cost.monthly_requests))));
+    row("Payback", html_escape(fmt::format("{} (horizon {})", format_months(cost.payback_months),
+                                           format_months(cost.horizon_months))));
+  } else {
+    row("Monthly saving on AMD", "not known: a throughput is a placeholder");
+    row("Payback",
+        html_escape(fmt::format("not known (horizon {})", format_months(cost.horizon_months))));
+  }
   std::string break_even =
       fmt::format("AMD at {} of NVIDIA's throughput costs the same per request",
                   format_throughput_ratio(cost.break_even_ratio));

@@ -122,6 +122,13 @@ void write_verdict(JsonWriter& json, const VerdictSummary& verdict) {
     json.end_object();
   }
   json.end_array();
+  json.key("assumed");
+  json.begin_array();
+  for (const std::string& assumed : verdict.assumed) {
+    json.value(assumed);
+  }
+  json.end_array();
+  json.field("cost_decides", verdict.cost_decides);
   json.end_object();
 }
 

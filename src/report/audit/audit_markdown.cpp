@@ -38,6 +38,12 @@ void summary(std::string& out, const AuditResult& result) {
   out += fmt::format("# gpuport audit: {}\n\n", markdown_cell(result.inputs.repo));
   out += fmt::format("**Verdict: {}** ({})\n\n", markdown_cell(verdict.headline),
                      verdict_id(verdict.kind));
+  for (const std::string& assumed : verdict.assumed) {
+    out += fmt::format("> Assumed: {}.\n", markdown_cell(assumed));
+  }
+  if (!verdict.assumed.empty()) {
+    out += "\n";
+  }
   if (!verdict.reasons.empty()) {
     out += "Why:\n\n";
     for (std::size_t i = 0; i < verdict.reasons.size(); ++i) {
@@ -59,10 +65,16 @@ void summary(std::string& out, const AuditResult& result) {
       "| Cost per 1M requests | {} {} · {} {} |\n", markdown_cell(platform_label(cost.nvidia)),
       format_dollars(cost.nvidia.cost_per_million), markdown_cell(platform_label(cost.amd)),
       format_dollars(cost.amd.cost_per_million));
-  out += fmt::format("| Monthly saving on AMD | {} at {} requests a month |\n",
-                     format_dollars(cost.monthly_delta), format_requests(cost.monthly_requests));
-  out += fmt::format("| Payback | {} (horizon {}) |\n", format_months(cost.payback_months),
-                     format_months(cost.horizon_months));
+  if (verdict.cost_decides) {
+    out += fmt::format("| Monthly saving on AMD | {} at {} requests a month |\n",
+                       format_dollars(cost.monthly_delta), format_requests(cost.monthly_requests));
+    out += fmt::format("| Payback | {} (horizon {}) |\n", format_months(cost.payback_months),
+                       format_months(cost.horizon_months));
+  } else {
+    out += "| Monthly saving on AMD | not known: a throughput is a placeholder |\n";
+    out +=
+        fmt::format("| Payback | not known (horizon {}) |\n", format_months(cost.horizon_months));
+  }
   out += fmt::format("| Break-even throughput | AMD at {} of NVIDIA's{} |\n",
                      format_throughput_ratio(cost.break_even_ratio),
                      cost.payback_ratio ? fmt::format("; {} pays back within the horizon",
