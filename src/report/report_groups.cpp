@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "source/walker.h"
 
@@ -288,52 +289,68 @@ std::vector<ExcludedGroup> excluded_groups(const ScanResult& result, std::size_t
     std::set<std::pair<std::string, std::uint32_t>> places;
   };
   std::map<std::pair<std::string, bool>, Group> groups;
-  // A guard usually covers several findings in a row: they count into the group found for
-  // the first without looking up the guard again.
-  Group* last_group = nullptr;
-  std::string_view last_file;
-  std::uint32_t last_guard = 0;
+  // Adds a place (a guard line or a build line) to the group of its text.
+  const auto group_for = [&groups](std::string text, bool build, std::string_view file,
+                                   std::uint32_t line) -> Group& {
+    Group& entry = groups[{text, build}];
+    const auto place = std::pair(std::string(file), line);
+    if (entry.places.empty() || place < *entry.places.begin()) {
+      entry.group.file = place.first;
+      entry.group.line = line;
+    }
+    entry.places.insert(place);
+    entry.group.text = std::move(text);
+    entry.group.build = build;
+    return entry;
+  };
+  // The findings come in file order, and so do the guards: the guards of the current file are
+  // a range found once per file, searched by line alone. Each guard (or excluded source) finds
+  // its group once; the findings under it count into that group.
+  std::unordered_map<const void*, Group*> group_of;
+  std::string_view range_file;
+  auto range_begin = result.guards.begin();
+  auto range_end = result.guards.begin();
+  bool have_range = false;
   for (const Finding& finding : result.findings) {
     if (finding.scope != Scope::Product || finding.amd_state != AmdBuildState::Excluded) {
       continue;
     }
-    if (last_group != nullptr && finding.guard_line == last_guard &&
-        std::string_view(finding.file) == last_file) {
-      ++last_group->group.findings;
-      last_group->group.with_alternative += finding.amd_alternative ? 1 : 0;
-      continue;
-    }
-    std::string file;
-    std::uint32_t line = 0;
-    std::string text;
-    bool build = false;
+    const std::string_view file = finding.file;
+    Group* entry = nullptr;
     if (finding.guard_line != 0) {
-      file = finding.file;
-      line = finding.guard_line;
-      const GuardLine* guard = find_guard(result, finding.file, finding.guard_line);
-      text = normalized_directive(guard != nullptr ? std::string_view(guard->text)
-                                                   : std::string_view());
-    } else if (const ExcludedSource* source = find_excluded_source(result, finding.file)) {
-      file = source->where.file;
-      line = source->where.line;
-      text = source->where.text;
-      build = true;
+      if (!have_range || file != range_file) {
+        range_begin = std::lower_bound(
+            result.guards.begin(), result.guards.end(), file,
+            [](const GuardLine& guard, std::string_view key) { return guard.file < key; });
+        range_end = std::upper_bound(
+            range_begin, result.guards.end(), file,
+            [](std::string_view key, const GuardLine& guard) { return key < guard.file; });
+        range_file = file;
+        have_range = true;
+      }
+      const auto guard =
+          std::lower_bound(range_begin, range_end, finding.guard_line,
+                           [](const GuardLine& g, std::uint32_t line) { return g.line < line; });
+      if (guard != range_end && guard->line == finding.guard_line) {
+        Group*& known = group_of[&*guard];
+        if (known == nullptr) {
+          known = &group_for(normalized_directive(guard->text), false, file, guard->line);
+        }
+        entry = known;
+      } else {
+        entry = &group_for(std::string(), false, file, finding.guard_line);
+      }
+    } else if (const ExcludedSource* source = find_excluded_source(result, file)) {
+      Group*& known = group_of[source];
+      if (known == nullptr) {
+        known = &group_for(source->where.text, true, source->where.file, source->where.line);
+      }
+      entry = known;
     } else {
       continue;
     }
-    Group& entry = groups[{text, build}];
-    if (entry.places.empty() || std::pair(file, line) < *entry.places.begin()) {
-      entry.group.file = file;
-      entry.group.line = line;
-    }
-    entry.places.emplace(file, line);
-    entry.group.text = text;
-    entry.group.build = build;
-    ++entry.group.findings;
-    entry.group.with_alternative += finding.amd_alternative ? 1 : 0;
-    last_group = &entry;
-    last_file = finding.file;
-    last_guard = finding.guard_line;
+    ++entry->group.findings;
+    entry->group.with_alternative += finding.amd_alternative ? 1 : 0;
   }
   std::vector<ExcludedGroup> out;
   out.reserve(groups.size());
