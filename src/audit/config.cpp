@@ -190,6 +190,8 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   mechanical.medium_kernel_days = in.at_least("effort.mechanical.medium_kernel_days", 0);
   mechanical.large_kernel_days = in.at_least("effort.mechanical.large_kernel_days", 0);
 
+  effort.validation.base_days = in.at_least("effort.validation.base_days", 0);
+  effort.validation.framework_days = in.at_least("effort.validation.framework_days", 0);
   effort.existing_build.base_days = in.at_least("effort.existing_build.base_days", 0);
   effort.existing_build.kernel_file_hours =
       in.at_least("effort.existing_build.kernel_file_hours", 0);

@@ -40,6 +40,12 @@ struct MechanicalWeights {
   double large_kernel_days = 0;
 };
 
+// Validating the stack on AMD when the project has no AMD build of its own.
+struct ValidationWeights {
+  double base_days = 0;
+  double framework_days = 0;
+};
+
 // Validating an AMD build the project already has, in place of the mechanical port.
 struct ExistingBuildWeights {
   double base_days = 0;
@@ -71,6 +77,7 @@ struct EffortConfig {
   SpreadFactors retune_range;
   SpreadFactors rewrite_range;
   MechanicalWeights mechanical;
+  ValidationWeights validation;
   ExistingBuildWeights existing_build;
   RetuneWeights retune;
   RewriteWeights rewrite;

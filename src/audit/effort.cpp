@@ -257,6 +257,7 @@ EffortEstimate estimate_effort(const EffortInputs& inputs, std::vector<AuditKern
   std::vector<EffortItem> items;
   std::vector<std::pair<std::size_t, std::size_t>> item_kernel;
   add_catalog_items(inputs, config, items);
+  add_validation_item(inputs, config, items);
   add_dry_run_items(inputs, kernels, rows, config, items);
   add_tuning_items(inputs, kernels, locator, config, items, item_kernel);
   add_rewrite_items(inputs, kernels, locator, rows, config, items);

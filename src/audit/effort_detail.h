@@ -72,6 +72,11 @@ EvidenceLink kernel_link(const AuditKernel& kernel);
 // Config, mechanical and retune findings priced per rule from the catalog's hours.
 void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
                        std::vector<EffortItem>& items);
+// Without an AMD build in the project: one item to validate the ported stack on AMD (its tests,
+// numerics and a benchmark run), sized by the frameworks it relies on. Never zero: even a stack
+// that only changes config must be validated.
+void add_validation_item(const EffortInputs& inputs, const AuditConfig& config,
+                         std::vector<EffortItem>& items);
 // With an AMD build in the project: one item to validate and benchmark it, in place of the
 // mechanical port.
 void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& config,

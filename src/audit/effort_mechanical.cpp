@@ -150,6 +150,43 @@ void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
   }
 }
 
+void add_validation_item(const EffortInputs& inputs, const AuditConfig& config,
+                         std::vector<EffortItem>& items) {
+  if (inputs.scan.amd_build.exists) {
+    return;  // validating the existing AMD build is its own item
+  }
+  const ValidationWeights& weights = config.effort.validation;
+  std::vector<const Component*> frameworks;
+  for (const Component& component : inputs.scan.components) {
+    if (component.layer == Tier::Framework && component.findings > 0) {
+      frameworks.push_back(&component);
+    }
+  }
+  ItemSpec spec;
+  spec.title = "Validate on AMD: the test suite, numerics and a benchmark run";
+  spec.quantity = 1;
+  spec.quantity_unit = "stack";
+  spec.per_unit =
+      weights.base_days + weights.framework_days * static_cast<double>(frameworks.size());
+  spec.weight_key = "effort.validation.base_days";
+  spec.per_unit_note = fmt::format(
+      "{:g} d + {} framework{} in product code × effort.validation.framework_days {:g} d",
+      weights.base_days, frameworks.size(), frameworks.size() == 1 ? "" : "s",
+      weights.framework_days);
+  EffortItem item = make_item(spec, config.effort);
+  for (const Component* framework : frameworks) {
+    EvidenceLink link;
+    link.kind = EvidenceLink::Kind::File;
+    link.label = framework->name;
+    if (!framework->evidence.empty()) {
+      link.file = framework->evidence.front().file;
+      link.line = framework->evidence.front().line;
+    }
+    item.evidence.push_back(std::move(link));
+  }
+  items.push_back(std::move(item));
+}
+
 void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& config,
                              std::vector<EffortItem>& items) {
   const AmdBuildPath& amd = inputs.scan.amd_build;

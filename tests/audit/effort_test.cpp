@@ -116,21 +116,22 @@ TEST(AuditEffort, ItemsInTierOrderThenLargestFirst) {
   }
   const std::vector<std::string> expected = {
       "item-1 GP-DEPLOY-001 Docker base image",
-      "item-2 Port and test large kernels (over 200 lines)",
-      "item-3 Replace CUDA APIs that HIP does not provide",
-      "item-4 Port and test medium kernels (51–200 lines)",
-      "item-5 Port and test small kernels (up to 50 lines)",
-      "item-6 Review translated uses that need a person (FP8 encodings, library forms)",
-      "item-7 Review, build and fix the translated sources",
-      "item-8 GP-LIB-001 cuBLAS / cuBLASLt",
-      "item-9 Tune hot_kernel on AMD",
-      "item-10 GP-WARP-001 Warp size (wave64)",
-      "item-11 GP-WARP-006 Warp size (wave64)",
-      "item-12 Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)",
-      "item-13 Rebuild TensorRT engines for AMD (MIGraphX)",
-      "item-14 Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)",
-      "item-15 Rewrite inline PTX in hot_kernel",
-      "item-16 Rewrite inline PTX in cold_kernel",
+      "item-2 Validate on AMD: the test suite, numerics and a benchmark run",
+      "item-3 Port and test large kernels (over 200 lines)",
+      "item-4 Replace CUDA APIs that HIP does not provide",
+      "item-5 Port and test medium kernels (51–200 lines)",
+      "item-6 Port and test small kernels (up to 50 lines)",
+      "item-7 Review translated uses that need a person (FP8 encodings, library forms)",
+      "item-8 Review, build and fix the translated sources",
+      "item-9 GP-LIB-001 cuBLAS / cuBLASLt",
+      "item-10 Tune hot_kernel on AMD",
+      "item-11 GP-WARP-001 Warp size (wave64)",
+      "item-12 GP-WARP-006 Warp size (wave64)",
+      "item-13 Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)",
+      "item-14 Rebuild TensorRT engines for AMD (MIGraphX)",
+      "item-15 Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)",
+      "item-16 Rewrite inline PTX in hot_kernel",
+      "item-17 Rewrite inline PTX in cold_kernel",
   };
   EXPECT_EQ(titles, expected);
 }
@@ -230,14 +231,14 @@ TEST(AuditEffort, TotalsPerTierAreTheSumsOfTheirItems) {
   ASSERT_EQ(summary.tiers.size(), 4u);
   EXPECT_EQ(summary.tiers[0].items, 1u);
   EXPECT_DOUBLE_EQ(summary.tiers[0].days.likely, 0.25);
-  EXPECT_EQ(summary.tiers[1].items, 7u);
-  // 0.0625 + 1.5 + 0.25 + 0.125 + 0.25 + 0.5 + 1.5
-  EXPECT_DOUBLE_EQ(summary.tiers[1].days.likely, 4.1875);
+  EXPECT_EQ(summary.tiers[1].items, 8u);
+  // 0.0625 + 1.5 + 0.25 + 0.125 + 0.25 + 0.5 + 1.5, and 2 to validate (no framework here)
+  EXPECT_DOUBLE_EQ(summary.tiers[1].days.likely, 6.1875);
   EXPECT_DOUBLE_EQ(summary.tiers[2].days.likely, 4.5);   // 3.5 + 0.5 + 0.5
   EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 31.5);  // 20 + 5 + 5 + 1 + 0.5
-  EXPECT_DOUBLE_EQ(summary.total.likely, 40.4375);
-  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + 3.140625 + 2.25 + 15.75);
-  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + 6.28125 + 13.5 + 94.5);
+  EXPECT_DOUBLE_EQ(summary.total.likely, 42.4375);
+  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + (3.140625 + 1.5) + 2.25 + 15.75);
+  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 94.5);
 }
 
 TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
@@ -403,6 +404,40 @@ TEST(AuditFindings, CountsForThePortAndFeatureGapsPerComponent) {
   EXPECT_EQ(gaps[0].line, 20u);
   EXPECT_EQ(gaps[1].component, findings[4].component);
   EXPECT_EQ(gaps[1].findings, 1u);
+}
+
+// Whatever the port changes, the stack is validated on AMD: never zero days, sized by the
+// frameworks the product relies on. A project with an AMD build validates that build instead.
+TEST(AuditEffort, AFrameworkOnlyStackStillCostsAValidationPass) {
+  ScanResult scan;
+  scan.findings = {finding("GP-FW-001", "app.py", 3), finding("GP-FW-002", "ops.py", 9)};
+  for (const char* name : {"PyTorch", "Triton"}) {
+    Component row;
+    row.name = name;
+    row.layer = Tier::Framework;
+    row.findings = 1;
+    row.evidence.push_back({std::string(name) == "PyTorch" ? "app.py" : "ops.py", 3});
+    scan.components.push_back(row);
+  }
+  const std::vector<AuditFinding> findings = audit_findings(scan);
+  const DryRunDigest dry_run;
+  std::vector<AuditKernel> kernels;
+  const EffortEstimate estimate =
+      estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+  ASSERT_EQ(estimate.items.size(), 1u);
+  const EffortItem& validate = estimate.items[0];
+  EXPECT_EQ(validate.title, "Validate on AMD: the test suite, numerics and a benchmark run");
+  EXPECT_EQ(validate.tier, EffortTier::Mechanical);
+  expect_days(validate.days, 3, 4, 6);  // 2 d + 2 frameworks × 1 d, mechanical spread
+  ASSERT_EQ(validate.evidence.size(), 2u);
+  EXPECT_EQ(validate.evidence[0].label, "PyTorch");
+  EXPECT_EQ(validate.evidence[1].file, "ops.py");
+
+  scan.amd_build.exists = true;
+  const EffortEstimate existing =
+      estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+  ASSERT_EQ(existing.items.size(), 1u);
+  EXPECT_EQ(existing.items[0].title, "Validate and benchmark the existing AMD build");
 }
 
 }  // namespace

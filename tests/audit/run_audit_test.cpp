@@ -148,7 +148,7 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   // docs/estimate-model.md quotes these figures for the bundled example.
   // The ldmatrix helper sits under `#if __CUDA_ARCH__ >= 800` with a portable #else: the AMD
   // build compiles the #else, so it costs nothing.
-  EXPECT_EQ(result.items.size(), 29u);
+  EXPECT_EQ(result.items.size(), 30u);
   EXPECT_EQ(result.inputs.findings, 67u);
   EXPECT_EQ(result.inputs.port_work_findings, 66u);
   EXPECT_EQ(result.inputs.handled_for_amd_findings, 1u);  // the ldmatrix under the arch guard
@@ -156,17 +156,18 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   EXPECT_EQ(result.inputs.outside_product_findings, 0u);
   EXPECT_FALSE(result.inputs.amd_build_exists);
   EXPECT_TRUE(result.feature_gaps.empty());
-  EXPECT_NEAR(result.effort.total.low, 11.4125, 1e-9);
-  EXPECT_NEAR(result.effort.total.likely, 20.98125, 1e-9);
-  EXPECT_NEAR(result.effort.total.high, 54.99375, 1e-9);
-  EXPECT_NEAR(*cost.payback_ratio, 0.695667, 1e-6);
-  EXPECT_EQ(result.verdict.headline, "Bounded project: 11–55 engineer-days");
+  EXPECT_NEAR(result.effort.total.low, 14.4125, 1e-9);
+  EXPECT_NEAR(result.effort.total.likely, 24.98125, 1e-9);
+  EXPECT_NEAR(result.effort.total.high, 60.99375, 1e-9);
+  EXPECT_NEAR(*cost.payback_ratio, 0.726128, 1e-6);
+  EXPECT_EQ(result.verdict.headline, "Bounded project: 14–61 engineer-days");
   ASSERT_EQ(result.verdict.reasons.size(), 3u);
+  // Validating the stack on AMD: 2 d, and a day for each of PyTorch and Triton.
   EXPECT_EQ(result.verdict.reasons[0].text,
-            "Tune masked_softmax_kernel on AMD: 3 days likely (1.5–9 days)");
+            "Validate on AMD: the test suite, numerics and a benchmark run: 4 days likely (3–6 "
+            "days)");
   EXPECT_EQ(result.verdict.reasons[1].text,
-            "Rewrite inline PTX in csrc/dequant_rotary.cu (outside kernels): 3 days likely "
-            "(1.5–9 days)");
+            "Tune masked_softmax_kernel on AMD: 3 days likely (1.5–9 days)");
   EXPECT_EQ(result.verdict.reasons[2].anchor, "cost");
 }
 
