@@ -105,7 +105,7 @@ const AuditKernel* hottest_own(const std::vector<AuditKernel>& kernels, Hotness 
   return nullptr;
 }
 
-VerdictReason no_hot_kernel_reason(const std::vector<AuditKernel>& kernels) {
+VerdictReason no_hot_kernel_reason(const std::vector<AuditKernel>& kernels, bool traced) {
   VerdictReason reason;
   reason.weight = 0;
   if (const AuditKernel* own = hottest_own(kernels, Hotness::Cold)) {
@@ -116,9 +116,10 @@ VerdictReason no_hot_kernel_reason(const std::vector<AuditKernel>& kernels) {
         own->name, own->share * 100);
   } else {
     reason.anchor = "kernels";
-    reason.text =
-        "The traces run no kernel of the team's own: the hot path is library and "
-        "framework code, which runs on AMD as it is";
+    reason.text = traced ? "The traces run no kernel of the team's own: the hot path is library "
+                           "and framework code, which runs on AMD as it is"
+                         : "The repository defines no CUDA kernel of its own: its GPU work is "
+                           "library and framework code, which runs on AMD as it is";
   }
   return reason;
 }
@@ -227,7 +228,7 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
       break;
     }
     case VerdictKind::ValidationPass:
-      reasons.push_back(no_hot_kernel_reason(inputs.kernels));
+      reasons.push_back(no_hot_kernel_reason(inputs.kernels, inputs.traced));
       break;
     case VerdictKind::BoundedProject:
     case VerdictKind::MajorProject:

@@ -208,5 +208,22 @@ TEST(AuditVerdict, NamesAndDays) {
   EXPECT_EQ(format_days(111.487), "111");
 }
 
+TEST(AuditVerdict, WithoutATraceOrOwnKernelsTheReasonSaysWhatTheRepositoryHolds) {
+  Case c = saving_case();
+  c.add(EffortTier::Mechanical, "Validate on AMD: the test suite, numerics and a benchmark run",
+        {2.25, 3, 4.5});
+  const VerdictSummary traced = c.decide();
+  EXPECT_EQ(traced.kind, VerdictKind::ValidationPass);
+  EXPECT_EQ(traced.reasons[0].text,
+            "The traces run no kernel of the team's own: the hot path is library and framework "
+            "code, which runs on AMD as it is");
+  const VerdictSummary untraced =
+      decide_verdict({c.items, c.effort, c.kernels, c.cost, false}, VerdictConfig{5, 60});
+  EXPECT_EQ(untraced.kind, VerdictKind::ValidationPass);
+  EXPECT_EQ(untraced.reasons[0].text,
+            "The repository defines no CUDA kernel of its own: its GPU work is library and "
+            "framework code, which runs on AMD as it is");
+}
+
 }  // namespace
 }  // namespace gpuport
