@@ -202,9 +202,9 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   RewriteWeights& rewrite = effort.rewrite;
   rewrite.ptx_site_days = in.at_least("effort.rewrite.ptx_site_days", 0);
   rewrite.mma_site_days = in.at_least("effort.rewrite.mma_site_days", 0);
-  rewrite.cutlass_site_days = in.at_least("effort.rewrite.cutlass_site_days", 0);
+  rewrite.cutlass_family_days = in.at_least("effort.rewrite.cutlass_family_days", 0);
   rewrite.tensorrt_engine_days = in.at_least("effort.rewrite.tensorrt_engine_days", 0);
-  rewrite.tensorrt_api_file_days = in.at_least("effort.rewrite.tensorrt_api_file_days", 0);
+  rewrite.tensorrt_project_days = in.at_least("effort.rewrite.tensorrt_project_days", 0);
   rewrite.cubin_days = in.at_least("effort.rewrite.cubin_days", 0);
   rewrite.hot_weight = in.at_least("effort.rewrite.hot_weight", 0);
   rewrite.cold_weight = in.at_least("effort.rewrite.cold_weight", 0);

@@ -1,5 +1,7 @@
 // Rewrite items: inline PTX, matrix-core code, CUTLASS, TensorRT, precompiled binaries, and the
 // other rules of the rewrite tier; code sites are weighted by the hotness of where they sit.
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -80,6 +82,24 @@ Weighting site_weight(const AuditFinding& finding, std::optional<std::size_t> ke
   return {weights.cold_weight, "only cold kernels in the file"};
 }
 
+// A component replacement sized by the files it spans: each doubling of them adds one base.
+double project_days(double base, std::size_t files) {
+  return base * (1 + std::log2(static_cast<double>(std::max<std::size_t>(files, 1))));
+}
+
+// The folder (up to three levels deep) a CUTLASS/CuTe use sits in: its kernel family.
+std::string family_of(std::string_view file) {
+  std::size_t end = 0;
+  for (int level = 0; level < 3; ++level) {
+    const std::size_t slash = file.find('/', end == 0 ? 0 : end + 1);
+    if (slash == std::string_view::npos) {
+      break;
+    }
+    end = slash;
+  }
+  return std::string(file.substr(0, end));
+}
+
 struct Group {
   RewriteKind kind = RewriteKind::Other;
   std::uint16_t rule = 0;
@@ -114,7 +134,9 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
     const RewriteKind kind = rewrite_kind(rule.id);
     std::optional<std::size_t> kernel;
     std::string file;
-    if (located_in_code(kind)) {
+    if (kind == RewriteKind::Cutlass) {
+      file = family_of(finding.file);  // one project per family, wherever its uses sit
+    } else if (located_in_code(kind)) {
       kernel = locator.kernel_at(finding.file, finding.line);
       if (!kernel) {
         file = finding.file;
@@ -128,9 +150,20 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
       group.rule = finding.rule;
       group.kernel = kernel;
       group.file = file;
-      group.weighting = located_in_code(kind) ? site_weight(inputs.findings[f], kernel, locator,
-                                                            rows, inputs.traced, weights)
-                                              : Weighting{1, ""};
+      // A family's weight is its hottest use's (below); other groups take their place's.
+      group.weighting = kind == RewriteKind::Cutlass ? Weighting{0, ""}
+                        : located_in_code(kind) ? site_weight(inputs.findings[f], kernel, locator,
+                                                              rows, inputs.traced, weights)
+                                                : Weighting{1, ""};
+    }
+    if (kind == RewriteKind::Cutlass) {
+      // The family is as hot as its hottest use.
+      const Weighting site =
+          site_weight(inputs.findings[f], locator.kernel_at(finding.file, finding.line), locator,
+                      rows, inputs.traced, weights);
+      if (site.weight > group.weighting.weight) {
+        group.weighting = site;
+      }
     }
     group.findings.push_back(f);
   }
@@ -155,11 +188,22 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
         spec.per_unit = weights.mma_site_days;
         spec.weight_key = "effort.rewrite.mma_site_days";
         break;
-      case RewriteKind::Cutlass:
-        spec.title = "Replace CUTLASS/CuTe " + where;
-        spec.per_unit = weights.cutlass_site_days;
-        spec.weight_key = "effort.rewrite.cutlass_site_days";
+      case RewriteKind::Cutlass: {
+        std::set<std::string> files;
+        for (std::size_t f : group.findings) {
+          files.insert(inputs.scan.findings[f].file);
+        }
+        spec.title = "Port the CUTLASS/CuTe kernel family " +
+                     (group.file.empty() ? std::string("at the root") : "in " + group.file + "/") +
+                     " to Composable Kernel, hipBLASLt, aiter or Triton";
+        spec.quantity = 1;
+        spec.quantity_unit = "family";
+        spec.per_unit = project_days(weights.cutlass_family_days, files.size());
+        spec.weight_key = "effort.rewrite.cutlass_family_days";
+        spec.per_unit_note =
+            fmt::format("{:g} d × (1 + log2 {} files)", weights.cutlass_family_days, files.size());
         break;
+      }
       case RewriteKind::TensorRtEngine:
         spec.title = "Rebuild TensorRT engines for AMD (MIGraphX)";
         spec.quantity_unit = group.findings.size() == 1 ? "engine" : "engines";
@@ -171,11 +215,13 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
         for (std::size_t f : group.findings) {
           files.insert(inputs.scan.findings[f].file);
         }
-        spec.title = "Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)";
-        spec.quantity = static_cast<double>(files.size());
-        spec.quantity_unit = files.size() == 1 ? "file" : "files";
-        spec.per_unit = weights.tensorrt_api_file_days;
-        spec.weight_key = "effort.rewrite.tensorrt_api_file_days";
+        spec.title = "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider";
+        spec.quantity = 1;
+        spec.quantity_unit = "project";
+        spec.per_unit = project_days(weights.tensorrt_project_days, files.size());
+        spec.weight_key = "effort.rewrite.tensorrt_project_days";
+        spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} files using or packaging it)",
+                                         weights.tensorrt_project_days, files.size());
         break;
       }
       case RewriteKind::Cubin:

@@ -95,7 +95,11 @@ const EffortItem& item(const EffortEstimate& estimate, const std::string& title)
       return candidate;
     }
   }
-  ADD_FAILURE() << "no item titled " << title;
+  std::string titles;
+  for (const EffortItem& candidate : estimate.items) {
+    titles += "\n  " + candidate.title;
+  }
+  ADD_FAILURE() << "no item titled " << title << "; the items:" << titles;
   static const EffortItem none;
   return none;
 }
@@ -127,7 +131,7 @@ TEST(AuditEffort, ItemsInTierOrderThenLargestFirst) {
       "item-10 Tune hot_kernel on AMD",
       "item-11 GP-WARP-001 Warp size (wave64)",
       "item-12 GP-WARP-006 Warp size (wave64)",
-      "item-13 Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)",
+      "item-13 Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider",
       "item-14 Rebuild TensorRT engines for AMD (MIGraphX)",
       "item-15 Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)",
       "item-16 Rewrite inline PTX in hot_kernel",
@@ -188,12 +192,15 @@ TEST(AuditEffort, RewriteItemsPricedPerKindAndWeightedByHotness) {
   EXPECT_EQ(mma.evidence[0].anchor, "finding-GP-ASM-002-k.cu-200");
   const EffortItem& engines = item(estimate, "Rebuild TensorRT engines for AMD (MIGraphX)");
   expect_days(engines.days, 2.5, 5, 15);
-  const EffortItem& api =
-      item(estimate, "Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)");
-  EXPECT_EQ(api.quantity, 2);  // requirements.txt and trt.py
-  EXPECT_EQ(api.quantity_unit, "files");
+  // One replacement project, sized by the 2 files that use or package TensorRT (requirements.txt
+  // and trt.py): 20 d × (1 + log2 2).
+  const EffortItem& api = item(
+      estimate, "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider");
+  EXPECT_EQ(api.quantity, 1);
+  EXPECT_EQ(api.quantity_unit, "project");
+  EXPECT_EQ(api.basis, "1 project × 40 d (20 d × (1 + log2 2 files using or packaging it))");
   EXPECT_EQ(api.evidence.size(), 3u);
-  expect_days(api.days, 10, 20, 60);
+  expect_days(api.days, 20, 40, 120);
 }
 
 TEST(AuditEffort, MechanicalAndConfigItemsFromTheDryRunAndTheCatalog) {
@@ -235,10 +242,10 @@ TEST(AuditEffort, TotalsPerTierAreTheSumsOfTheirItems) {
   // 0.0625 + 1.5 + 0.25 + 0.125 + 0.25 + 0.5 + 1.5, and 2 to validate (no framework here)
   EXPECT_DOUBLE_EQ(summary.tiers[1].days.likely, 6.1875);
   EXPECT_DOUBLE_EQ(summary.tiers[2].days.likely, 4.5);   // 3.5 + 0.5 + 0.5
-  EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 31.5);  // 20 + 5 + 5 + 1 + 0.5
-  EXPECT_DOUBLE_EQ(summary.total.likely, 42.4375);
-  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + (3.140625 + 1.5) + 2.25 + 15.75);
-  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 94.5);
+  EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 51.5);  // 40 + 5 + 5 + 1 + 0.5
+  EXPECT_DOUBLE_EQ(summary.total.likely, 62.4375);
+  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + (3.140625 + 1.5) + 2.25 + 25.75);
+  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 154.5);
 }
 
 TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
@@ -260,9 +267,11 @@ TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
   EXPECT_EQ(ptx.basis, "2 sites × 1 d × 0.75 (effort.rewrite.untraced_weight)");
   // Config and mechanical work does not depend on hotness; only its range widens.
   expect_days(item(estimate, "GP-DEPLOY-001 Docker base image").days, 0.09375, 0.25, 1);
-  expect_days(
-      item(estimate, "Replace the TensorRT API and packaging (MIGraphX, ONNX Runtime)").days, 7.5,
-      20, 120);
+  expect_days(item(estimate,
+                   "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution "
+                   "provider")
+                  .days,
+              15, 40, 240);
 }
 
 TEST(AuditEffort, AnOwnHotKernelSeenTwiceIsTunedOnce) {
@@ -438,6 +447,35 @@ TEST(AuditEffort, AFrameworkOnlyStackStillCostsAValidationPass) {
       estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
   ASSERT_EQ(existing.items.size(), 1u);
   EXPECT_EQ(existing.items[0].title, "Validate and benchmark the existing AMD build");
+}
+
+// A CUTLASS/CuTe kernel family (the uses under one folder) is one project sized by its files,
+// as hot as its hottest use; two folders are two families.
+TEST(AuditEffort, CutlassUsesAreOneProjectPerKernelFamily) {
+  Repo repo(true);
+  // A family is the folder three levels down: these four share csrc/attn/fmha.
+  for (const char* file : {"csrc/attn/fmha/gemm/a.h", "csrc/attn/fmha/gemm/b.h",
+                           "csrc/attn/fmha/iter/c.h", "csrc/attn/fmha/d.h"}) {
+    repo.scan.findings.push_back(finding("GP-LIB-009", file, 3));
+  }
+  repo.scan.findings.push_back(finding("GP-LIB-009", "k.cu", 12));  // inside hot_kernel
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& attn =
+      item(estimate,
+           "Port the CUTLASS/CuTe kernel family in csrc/attn/fmha/ to Composable "
+           "Kernel, hipBLASLt, aiter or Triton");
+  // 10 d × (1 + log2 4), priced in full: files with no kernel say nothing of coldness.
+  expect_days(attn.days, 15, 30, 90);
+  EXPECT_EQ(attn.basis,
+            "1 family × 30 d (10 d × (1 + log2 4 files)) × 1 (no kernel in the file: priced in "
+            "full)");
+  EXPECT_EQ(attn.evidence.size(), 4u);
+  const EffortItem& root = item(estimate,
+                                "Port the CUTLASS/CuTe kernel family at the root to Composable "
+                                "Kernel, hipBLASLt, aiter or Triton");
+  expect_days(root.days, 5, 10, 30);  // one file, in a hot kernel
 }
 
 }  // namespace
