@@ -381,7 +381,7 @@ class Simulator final : public MacroResolver {
               m_include_line = record.line;
               m_include_column = record.column;
             }
-            include(path, rest, here, depth);
+            include(path, rest, here, depth, root && (here.may_true & k_amd_worlds) != 0);
           }
           break;
         }
@@ -438,19 +438,42 @@ class Simulator final : public MacroResolver {
     m_regions.push_back({first_token, reach, branch});
   }
 
-  void include(std::string_view from, std::string_view rest, TruthMask here, std::size_t depth) {
+  // An #include of the root file that the AMD build may compile: the project header it names,
+  // or (not resolved) the file name it may mean. See TokenStream::amd_includes.
+  void note_amd_include(const IncludeTarget& target, const HeaderSkeleton* header) {
+    if (header != nullptr) {
+      m_root->amd_includes.emplace_back(header->path);
+      return;
+    }
+    std::string_view name = target.header;
+    if (const std::size_t slash = name.rfind('/'); slash != std::string_view::npos) {
+      name.remove_prefix(slash + 1);
+    }
+    if (m_setup.includes->names_project_file(name)) {
+      m_root->unresolved_amd_includes.emplace_back(name);
+    }
+  }
+
+  void include(std::string_view from, std::string_view rest, TruthMask here, std::size_t depth,
+               bool note_for_amd) {
     if (m_setup.includes == nullptr) {
       return;
     }
+    const IncludeTarget target = parse_include(rest);
     if (m_budget_warned) {
       mark_impure();
+      if (note_for_amd && target.valid) {
+        note_amd_include(target, nullptr);  // not followed: only its name is known
+      }
       return;
     }
-    const IncludeTarget target = parse_include(rest);
     if (!target.valid) {
       return;
     }
     const HeaderSkeleton* header = m_setup.includes->find(from, target);
+    if (note_for_amd) {
+      note_amd_include(target, header);
+    }
     if (header == nullptr) {
       return;
     }

@@ -24,6 +24,12 @@ class IncludeSource {
   virtual const HeaderSkeleton* find(std::string_view from, const IncludeTarget& target) = 0;
   // Where header walks are recorded and replayed across files; none when null.
   virtual HeaderMemo* memo() { return nullptr; }
+  // Whether some project file has this file name (an #include that find() could not resolve
+  // may still mean one of them).
+  virtual bool names_project_file(std::string_view file_name) const {
+    (void)file_name;
+    return false;
+  }
 };
 
 struct PreprocessorSetup {

@@ -61,6 +61,8 @@ void TokenStream::clear() {
   directives.clear();
   regions.clear();
   has_off_path = false;
+  amd_includes.clear();
+  unresolved_amd_includes.clear();
 }
 
 }  // namespace gpuport

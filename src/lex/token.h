@@ -118,6 +118,12 @@ struct TokenStream {
   std::vector<BranchRegion> regions;
   // Some token is k_token_off_path: brace matching must look at the flag (most files: no).
   bool has_off_path = false;
+  // The preprocessor view: the project headers this file includes where the AMD build may
+  // compile the #include (their paths), and the file names of such #includes that name a
+  // project file but could not be resolved to one. What decides a header's membership through
+  // its includers.
+  std::vector<std::string> amd_includes;
+  std::vector<std::string> unresolved_amd_includes;
 
   DirectiveList directive_list() const { return {source, directives}; }
   // The region holding token `index` (nullptr when there are no regions).

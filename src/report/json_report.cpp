@@ -134,6 +134,9 @@ void amd_build_path(JsonWriter& w, const ScanResult& result) {
     w.field("alternative", source.alternative);
     w.key("build");
     build_line(w, source.where);
+    if (!source.via.empty()) {
+      w.field("included_by", source.via);
+    }
     w.end_object();
   }
   w.end_array();

@@ -31,7 +31,7 @@ void stamp_source_items(std::string_view path, const TokenStream& tokens,
   if (left_out) {
     build_excluded.state = AmdBuildState::Excluded;
     build_excluded.alternative = membership->alternative;
-    out.excluded.push_back({std::string(path), membership->where, membership->alternative});
+    out.excluded.push_back({std::string(path), membership->where, membership->alternative, {}});
   }
   std::vector<std::uint32_t> guard_lines;
   auto stamp = [&](std::uint32_t line) {

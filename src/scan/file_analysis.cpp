@@ -35,6 +35,9 @@ void FileAnalysis::clear() {
   warnings.clear();
   guards.clear();
   excluded.clear();
+  includes.clear();
+  unresolved_includes.clear();
+  named_by_build = false;
   lines = 0;
   skip_lexing = false;
 }
@@ -56,6 +59,9 @@ FileAnalysis FileAnalysis::take_exact(std::span<const std::uint32_t> finding_ord
   move_exact(warnings, exact.warnings);
   move_exact(guards, exact.guards);
   move_exact(excluded, exact.excluded);
+  move_exact(includes, exact.includes);
+  move_exact(unresolved_includes, exact.unresolved_includes);
+  exact.named_by_build = named_by_build;
   exact.template_instantiations = template_instantiations;
   exact.lines = lines;
   exact.skip_lexing = skip_lexing;

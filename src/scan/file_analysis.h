@@ -24,6 +24,10 @@ struct FileAnalysis {
   std::vector<FileWarning> warnings;
   std::vector<GuardLine> guards;         // the #if lines that decide excluded items
   std::vector<ExcludedSource> excluded;  // this file, when the AMD build leaves it out
+  // C/C++/CUDA: TokenStream::amd_includes and unresolved_amd_includes, for header membership.
+  std::vector<std::string> includes;
+  std::vector<std::string> unresolved_includes;
+  bool named_by_build = false;  // some build file lists this file (FileMembership::named)
   std::uint64_t lines = 0;
   bool skip_lexing = false;  // set by the driver for embedded-binary sources
   // Whether findings carry their source line (Finding::excerpt). A setting of the worker, not

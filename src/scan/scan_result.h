@@ -193,6 +193,10 @@ struct ExcludedSource {
   std::string file;
   BuildLine where;
   bool alternative = false;  // the AMD build compiles other sources in its place
+  // A header no build file lists, left out because every file that includes it (where the AMD
+  // build would compile the #include) is left out: the first such includer. `where` is the
+  // build line that leaves that includer out.
+  std::string via;
 };
 
 // The existing AMD path as one fact: how the project builds for AMD today, if it does.

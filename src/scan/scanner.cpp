@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <tuple>
@@ -17,6 +18,7 @@
 #include "scan/build_view.h"
 #include "scan/components.h"
 #include "scan/file_analysis.h"
+#include "scan/header_membership.h"
 #include "scan/heap_prefault.h"
 #include "scan/project/project_headers.h"
 #include "scan/suppression.h"
@@ -269,7 +271,7 @@ class Collector {
     m_result.files_scanned += 1;
     m_result.bytes_scanned += bytes;
     m_file_warnings += analysis.warnings.size();
-    m_files.push_back({file.path, instantiates, std::move(analysis)});
+    m_files.push_back({file.path, file.language, instantiates, std::move(analysis)});
   }
 
   // A file no reader handles: counted under its language, never read.
@@ -294,6 +296,7 @@ class Collector {
   // findings, kernels and launches become the segments of the result's lists (no item moves);
   // the short lists are moved into one vector each.
   void finish() {
+    exclude_headers_of_left_out_sources();
     // Sorting indices moves 4 bytes per swap; a CollectedFile is ~200.
     std::vector<std::uint32_t> by_path(m_files.size());
     std::iota(by_path.begin(), by_path.end(), 0u);
@@ -345,9 +348,58 @@ class Collector {
  private:
   struct CollectedFile {
     std::string path;
+    Language language = Language::Other;
     bool instantiates = false;  // lists as an instantiation file
     FileAnalysis analysis;
   };
+
+  // Headers that only left-out sources include are left out too (header_membership.h): their
+  // items are stamped excluded like a left-out source's, and the totals are taken again.
+  void exclude_headers_of_left_out_sources() {
+    std::vector<IncluderFile> files;
+    bool any_left_out = false;
+    for (const CollectedFile& file : m_files) {
+      if (file.language != Language::Cuda && file.language != Language::Cpp) {
+        continue;
+      }
+      const FileAnalysis& analysis = file.analysis;
+      any_left_out = any_left_out || !analysis.excluded.empty();
+      files.push_back({file.path, analysis.named_by_build,
+                       analysis.excluded.empty() ? nullptr : &analysis.excluded.front(),
+                       &analysis.includes, &analysis.unresolved_includes});
+    }
+    if (!any_left_out) {
+      return;
+    }
+    std::vector<ExcludedSource> headers = headers_left_out(files);
+    if (headers.empty()) {
+      return;
+    }
+    std::map<std::string_view, ExcludedSource*> by_path;
+    for (ExcludedSource& header : headers) {
+      by_path.emplace(header.file, &header);
+    }
+    m_totals = {};
+    for (CollectedFile& file : m_files) {
+      FileAnalysis& analysis = file.analysis;
+      if (auto it = by_path.find(file.path); it != by_path.end()) {
+        const AmdBuild left_out{AmdBuildState::Excluded, it->second->alternative, 0};
+        for (Finding& finding : analysis.findings) {
+          finding.set_amd(left_out);
+        }
+        for (Kernel& kernel : analysis.kernels) {
+          kernel.amd = left_out;
+        }
+        for (LaunchSite& launch : analysis.launches) {
+          launch.amd = left_out;
+        }
+        analysis.excluded.push_back(std::move(*it->second));
+      }
+      for (const Finding& finding : analysis.findings) {
+        m_totals.add(finding);
+      }
+    }
+  }
 
   static constexpr std::size_t k_prefetch_files = 8;
 
@@ -394,6 +446,10 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
         membership = index->build_model().membership(file_path);
       }
       stamp_source_items(file_path, tokens, &membership, out);
+      out.named_by_build = membership.named;
+      out.includes.assign(tokens.amd_includes.begin(), tokens.amd_includes.end());
+      out.unresolved_includes.assign(tokens.unresolved_amd_includes.begin(),
+                                     tokens.unresolved_amd_includes.end());
       if (scope != Scope::Vendored && says_generated(bytes)) {
         scope = Scope::Generated;
       }

@@ -234,9 +234,13 @@ Json amd_build_path(const ScanResult& result) {
   out["kernel_files_excluded"] = path.kernel_files_excluded;
   Json excluded = Json::array();
   for (const ExcludedSource& source : result.excluded_sources) {
-    excluded.push_back({{"file", str(source.file)},
-                        {"alternative", source.alternative},
-                        {"build", build_line(source.where)}});
+    Json entry = {{"file", str(source.file)},
+                  {"alternative", source.alternative},
+                  {"build", build_line(source.where)}};
+    if (!source.via.empty()) {
+      entry["included_by"] = str(source.via);
+    }
+    excluded.push_back(std::move(entry));
   }
   out["excluded_sources"] = excluded;
   return out;

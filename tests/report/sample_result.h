@@ -107,7 +107,8 @@ inline ScanResult sample_result() {
   result.excluded_sources.push_back(
       {"csrc/sm90_gemm.cu",
        {"CMakeLists.txt", 20, "list(APPEND SOURCES csrc/sm90_gemm.cu)"},
-       true});
+       true,
+       {}});
   result.instantiation_files.push_back({"csrc/flash_fwd_hdim128.cu", 4});
   result.artifacts.push_back({"models/encoder.engine", ArtifactKind::TensorRtEngine, 1'048'576, 0});
 

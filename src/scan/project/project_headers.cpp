@@ -115,6 +115,10 @@ std::string ProjectHeaders::resolve(std::string_view from, const IncludeTarget& 
   return std::string(!best_dir.empty() ? best_dir : nearest);
 }
 
+bool ProjectHeaders::names_project_file(std::string_view file_name) const {
+  return !m_index.files_named(file_name).empty();
+}
+
 const HeaderSkeleton* ProjectHeaders::find(std::string_view from, const IncludeTarget& target) {
   if (!target.valid || m_index.files_named(file_name_of(target.header)).empty()) {
     return nullptr;  // <vector>, <cuda_runtime.h>: no project file of that name

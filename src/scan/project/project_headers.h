@@ -18,6 +18,7 @@ namespace gpuport {
 
 class ProjectHeaders final : public IncludeSource {
  public:
+  bool names_project_file(std::string_view file_name) const override;
   ProjectHeaders(const FileSystem& fs, const ProjectIndex& index, std::uint64_t max_file_size);
 
   // Thread-safe. A header is searched, in order: beside the including file (for "x.h"), in the
