@@ -1,5 +1,6 @@
 // Line items priced from the rule catalog (config, mechanical and retune findings) and from the
 // translation dry-run (unsupported APIs, uses to review, files changed, kernels by size).
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -135,13 +136,34 @@ void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
     ItemSpec spec;
     spec.tier = tier;
     spec.title = std::string(rule.id) + " " + std::string(rule.component);
-    spec.quantity = static_cast<double>(findings.size());
-    spec.quantity_unit = findings.size() == 1 ? "finding" : "findings";
+    // Identical findings (the same rule matching the same text) repeat one fix: n of them count
+    // 1 + log2(n) units, not n.
+    std::map<std::string_view, std::size_t> repeats;
+    for (std::size_t f : findings) {
+      ++repeats[inputs.findings[f].detail];
+    }
+    double units = 0;
+    for (const auto& [detail, count] : repeats) {
+      units += 1 + std::log2(static_cast<double>(count));
+    }
+    units = std::round(units * 10) / 10;
     spec.unit = EffortUnit::Hours;
     spec.per_unit = rule.effort_hours * weight;
     spec.weight_key = "effort.tier_weight." + std::string(tier_key(tier));
     spec.per_unit_note =
         fmt::format("catalog {:g} h × {} {:g}", rule.effort_hours, spec.weight_key, weight);
+    if (repeats.size() == findings.size()) {
+      spec.quantity = static_cast<double>(findings.size());
+      spec.quantity_unit = findings.size() == 1 ? "finding" : "findings";
+    } else {
+      spec.quantity = units;
+      spec.quantity_unit = "units";
+      spec.per_unit_note = fmt::format(
+                               "{} findings, {} distinct, each repeated n times counts 1 + "
+                               "log2 n; ",
+                               findings.size(), repeats.size()) +
+                           spec.per_unit_note;
+    }
     EffortItem item = make_item(spec, config.effort);
     for (std::size_t f : findings) {
       item.evidence.push_back(finding_link(inputs.findings[f]));

@@ -478,5 +478,31 @@ TEST(AuditEffort, CutlassUsesAreOneProjectPerKernelFamily) {
   expect_days(root.days, 5, 10, 30);  // one file, in a hot kernel
 }
 
+// The same rule matching the same text n times is one fix repeated: 1 + log2(n) units.
+TEST(AuditEffort, IdenticalFindingsGrowTheEstimateSubLinearly) {
+  ScanResult scan;
+  for (std::uint32_t line = 1; line <= 8; ++line) {
+    Finding lane = finding("GP-WARP-001", "k.cu", line);
+    lane.detail = "& 31";
+    scan.findings.push_back(lane);
+  }
+  Finding other = finding("GP-WARP-001", "k.cu", 20);
+  other.detail = "/ 32";
+  scan.findings.push_back(other);
+  const std::vector<AuditFinding> findings = audit_findings(scan);
+  const DryRunDigest dry_run;
+  std::vector<AuditKernel> kernels;
+  const EffortEstimate estimate =
+      estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+  const EffortItem& lanes = item(estimate, "GP-WARP-001 Warp size (wave64)");
+  EXPECT_EQ(lanes.quantity, 5);  // (1 + log2 8) + (1 + log2 1)
+  EXPECT_EQ(lanes.quantity_unit, "units");
+  expect_days(lanes.days, 1.25, 2.5, 7.5);  // 5 × 4 h, retune spread
+  EXPECT_EQ(lanes.basis,
+            "5 units × 4 h (9 findings, 2 distinct, each repeated n times counts 1 + log2 n; "
+            "catalog 4 h × effort.tier_weight.retune 1)");
+  EXPECT_EQ(lanes.evidence.size(), 9u);
+}
+
 }  // namespace
 }  // namespace gpuport

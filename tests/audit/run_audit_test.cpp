@@ -156,10 +156,10 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   EXPECT_EQ(result.inputs.outside_product_findings, 0u);
   EXPECT_FALSE(result.inputs.amd_build_exists);
   EXPECT_TRUE(result.feature_gaps.empty());
-  EXPECT_NEAR(result.effort.total.low, 14.4125, 1e-9);
-  EXPECT_NEAR(result.effort.total.likely, 24.98125, 1e-9);
-  EXPECT_NEAR(result.effort.total.high, 60.99375, 1e-9);
-  EXPECT_NEAR(*cost.payback_ratio, 0.726128, 1e-6);
+  EXPECT_NEAR(result.effort.total.low, 14.3546875, 1e-9);
+  EXPECT_NEAR(result.effort.total.likely, 24.865625, 1e-9);
+  EXPECT_NEAR(result.effort.total.high, 60.7625, 1e-9);
+  EXPECT_NEAR(*cost.payback_ratio, 0.725210, 1e-6);
   EXPECT_EQ(result.verdict.headline, "Bounded project: 14–61 engineer-days");
   ASSERT_EQ(result.verdict.reasons.size(), 3u);
   // Validating the stack on AMD: 2 d, and a day for each of PyTorch and Triton.
