@@ -228,5 +228,43 @@ TEST(AuditUnits, SpellDaysDollarsAndAmounts) {
   EXPECT_EQ(format_months(std::nullopt), "never");
 }
 
+// A GitHub comment holds 65,536 characters: a large audit is rendered compact, with the verdict,
+// the largest items and port-work findings, and a note saying where the rest is.
+TEST(AuditMarkdown, ALargeAuditFitsAGitHubComment) {
+  AuditResult result = testing::sample_audit();
+  const EffortItem model = result.items.front();
+  for (int i = 0; i < 400; ++i) {
+    EffortItem item = model;
+    item.anchor = "item-" + std::to_string(100 + i);
+    item.title = "Filler item " + std::to_string(i);
+    item.days = {0.01 * i, 0.02 * i, 0.03 * i};
+    for (int e = 0; e < 12; ++e) {
+      item.evidence.push_back(item.evidence.front());
+    }
+    result.items.push_back(item);
+  }
+  const AuditFinding finding = result.findings.front();
+  for (int i = 0; i < 3000; ++i) {
+    AuditFinding copy = finding;
+    copy.port_work = i % 2 == 0;
+    copy.line = static_cast<std::uint32_t>(1000 + i);
+    result.findings.push_back(copy);
+  }
+  for (int i = 0; i < 40; ++i) {
+    result.warnings.push_back("csrc/w" + std::to_string(i) + ".cu: unreadable");
+  }
+  const std::string md = render_audit_markdown(result);
+  EXPECT_LE(md.size(), 65'536u);
+  EXPECT_GT(md.size(), 10'000u);
+  EXPECT_THAT(md, HasSubstr("**Verdict: Bounded project: 3–11 engineer-days**"));
+  EXPECT_THAT(md, HasSubstr("| Filler item 399 |"));     // the largest filler is kept
+  EXPECT_THAT(md, Not(HasSubstr("| Filler item 1 |")));  // a small one is not
+  EXPECT_THAT(md, HasSubstr("smaller items ("));
+  EXPECT_THAT(md, HasSubstr("more findings are not shown here: the JSON (`--format json`) and "
+                            "HTML (`--format html`) reports list every one."));
+  EXPECT_THAT(md, HasSubstr("- and 38 more: the JSON"));  // 41 warnings, 3 shown
+  EXPECT_THAT(md, HasSubstr("; and 8 more |"));           // 13 evidence labels, 5 shown
+}
+
 }  // namespace
 }  // namespace gpuport

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "report/audit/audit_units.h"
 #include "report/profile/profile_units.h"
 #include "report/text_util.h"
@@ -14,6 +18,21 @@ namespace {
 
 // Kernel names in a PR comment: ATen's run to hundreds of characters; JSON keeps them whole.
 constexpr std::size_t k_name_columns = 100;
+
+// How much of the long lists a report holds. A GitHub comment holds 65,536 characters: a report
+// over that is rendered again with the compact limits, which keep the verdict, the summary, the
+// largest items and the port-work findings first, and say where the rest is.
+struct Limits {
+  std::size_t items = SIZE_MAX;     // line items, largest first
+  std::size_t evidence = SIZE_MAX;  // evidence labels per item
+  std::size_t findings = SIZE_MAX;  // finding rows; port work first
+  std::size_t warnings = 3;         // the summary names a few; the full reports list them all
+};
+constexpr std::size_t k_comment_limit = 65'536;
+constexpr Limits k_compact{25, 5, 60, 3};
+constexpr Limits k_minimal{10, 3, 0, 3};
+constexpr std::string_view k_see_full =
+    "the JSON (`--format json`) and HTML (`--format html`) reports list every one";
 
 std::string where(std::string_view file, std::uint32_t line) {
   return markdown_cell(line > 0 ? fmt::format("{}:{}", file, line) : std::string(file));
@@ -32,7 +51,7 @@ std::string days_cells(const DayRange& range) {
                      format_days(range.high));
 }
 
-void summary(std::string& out, const AuditResult& result) {
+void summary(std::string& out, const AuditResult& result, const Limits& limits) {
   const VerdictSummary& verdict = result.verdict;
   const CostSummary& cost = result.cost;
   out += fmt::format("# gpuport audit: {}\n\n", markdown_cell(result.inputs.repo));
@@ -85,8 +104,12 @@ void summary(std::string& out, const AuditResult& result) {
   }
   if (!result.warnings.empty()) {
     out += "\nWarnings:\n\n";
-    for (const std::string& warning : result.warnings) {
-      out += fmt::format("- {}\n", markdown_cell(warning));
+    const std::size_t shown = std::min(result.warnings.size(), limits.warnings);
+    for (std::size_t i = 0; i < shown; ++i) {
+      out += fmt::format("- {}\n", markdown_cell(result.warnings[i]));
+    }
+    if (shown < result.warnings.size()) {
+      out += fmt::format("- and {} more: {}\n", result.warnings.size() - shown, k_see_full);
     }
   }
 }
@@ -170,18 +193,40 @@ void cost(std::string& out, const CostSummary& cost) {
   }
 }
 
-void items(std::string& out, const AuditResult& result) {
+void items(std::string& out, const AuditResult& result, const Limits& limits) {
   out += "\n## Line items\n\n";
   if (result.items.empty()) {
     out += "Nothing to port.\n";
     return;
   }
+  // The largest items, kept in the report's order (tier, then days).
+  std::vector<const EffortItem*> largest;
+  for (const EffortItem& item : result.items) {
+    largest.push_back(&item);
+  }
+  std::stable_sort(largest.begin(), largest.end(), [](const EffortItem* a, const EffortItem* b) {
+    return a->days.likely > b->days.likely;
+  });
+  if (largest.size() > limits.items) {
+    largest.resize(limits.items);
+  }
   out += "| item | tier | what | quantity | weight | low | likely | high | evidence |\n";
   out += "|---|---|---|--:|---|--:|--:|--:|---|\n";
+  DayRange left_out;
+  std::size_t items_left_out = 0;
   for (const EffortItem& item : result.items) {
+    if (std::find(largest.begin(), largest.end(), &item) == largest.end()) {
+      ++items_left_out;
+      left_out.likely += item.days.likely;
+      continue;
+    }
     std::string evidence;
-    for (const EvidenceLink& link : item.evidence) {
-      evidence += (evidence.empty() ? "" : "; ") + markdown_cell(link.label);
+    const std::size_t shown = std::min(item.evidence.size(), limits.evidence);
+    for (std::size_t i = 0; i < shown; ++i) {
+      evidence += (evidence.empty() ? "" : "; ") + markdown_cell(item.evidence[i].label);
+    }
+    if (shown < item.evidence.size()) {
+      evidence += fmt::format("; and {} more", item.evidence.size() - shown);
     }
     out += fmt::format(
         "| {} | {} | {} | {} | {} each, hotness {} ({}) | {} | {} |\n", markdown_cell(item.anchor),
@@ -189,6 +234,10 @@ void items(std::string& out, const AuditResult& result) {
         markdown_cell(format_amount(item.quantity, item.quantity_unit)),
         format_amount(item.per_unit, effort_unit_key(item.unit)), format_quantity(item.hotness),
         code_cell(item.weight_key), days_cells(item.days), evidence);
+  }
+  if (items_left_out > 0) {
+    out += fmt::format("\n{} smaller items ({} days likely together) are not shown here: {}.\n",
+                       items_left_out, format_days(left_out.likely), k_see_full);
   }
 }
 
@@ -270,13 +319,27 @@ void feature_gaps(std::string& out, const AuditResult& result) {
   }
 }
 
-void findings(std::string& out, const AuditResult& result) {
+void findings(std::string& out, const AuditResult& result, const Limits& limits) {
+  if (limits.findings == 0) {
+    out += fmt::format("\n{} findings: {}.\n", result.findings.size(), k_see_full);
+    return;
+  }
   out += fmt::format("\n<details><summary>Findings ({})</summary>\n\n", result.findings.size());
+  // Port work first (in scan order), then the rest, as many as the limit holds.
+  std::vector<const AuditFinding*> shown;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const AuditFinding& finding : result.findings) {
+      if (finding.port_work == (pass == 0) && shown.size() < limits.findings) {
+        shown.push_back(&finding);
+      }
+    }
+  }
   if (result.findings.empty()) {
     out += "No findings.\n";
   } else {
     out += "| rule | tier | where | for the port | what |\n|---|---|---|---|---|\n";
-    for (const AuditFinding& finding : result.findings) {
+    for (const AuditFinding* each : shown) {
+      const AuditFinding& finding = *each;
       out += fmt::format(
           "| {} | {} | {} | {} | {}{} |\n", markdown_cell(finding.rule), tier_name(finding.tier),
           where(finding.file, finding.line), port_role(finding), markdown_cell(finding.summary),
@@ -284,26 +347,45 @@ void findings(std::string& out, const AuditResult& result) {
                                  : fmt::format(" (matched {})", code_cell(finding.detail)));
     }
   }
+  if (shown.size() < result.findings.size()) {
+    out += fmt::format("\n{} more findings are not shown here: {}.\n",
+                       result.findings.size() - shown.size(), k_see_full);
+  }
   out += "\n</details>\n";
+}
+
+std::string render_with(const AuditResult& result, const Limits& limits) {
+  std::string out;
+  summary(out, result, limits);
+  inputs(out, result);
+  effort(out, result);
+  cost(out, result.cost);
+  items(out, result, limits);
+  feature_gaps(out, result);
+  kernels(out, result);
+  portability(out, result);
+  gpu_time(out, result);
+  findings(out, result, limits);
+  out +=
+      fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n", k_version);
+  return out;
 }
 
 }  // namespace
 
 std::string render_audit_markdown(const AuditResult& result) {
-  std::string out;
-  summary(out, result);
-  inputs(out, result);
-  effort(out, result);
-  cost(out, result.cost);
-  items(out, result);
-  feature_gaps(out, result);
-  kernels(out, result);
-  portability(out, result);
-  gpu_time(out, result);
-  findings(out, result);
-  out +=
-      fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n", k_version);
-  return out;
+  for (const Limits& limits : {Limits{}, k_compact, k_minimal}) {
+    std::string out = render_with(result, limits);
+    if (out.size() <= k_comment_limit) {
+      return out;
+    }
+  }
+  // Still too long (thousands of overridden keys, say): cut at a line and say so.
+  std::string out = render_with(result, k_minimal);
+  const std::string note = fmt::format("\n_Cut to fit a comment: {}._\n", k_see_full);
+  const std::size_t cut = out.rfind('\n', k_comment_limit - note.size());
+  out.resize(cut == std::string::npos ? 0 : cut + 1);
+  return out + note;
 }
 
 }  // namespace gpuport
