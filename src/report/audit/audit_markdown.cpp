@@ -200,22 +200,24 @@ void items(std::string& out, const AuditResult& result, const Limits& limits) {
     return;
   }
   // The largest items, kept in the report's order (tier, then days).
-  std::vector<const EffortItem*> largest;
-  for (const EffortItem& item : result.items) {
-    largest.push_back(&item);
+  std::vector<std::size_t> by_size(result.items.size());
+  for (std::size_t i = 0; i < by_size.size(); ++i) {
+    by_size[i] = i;
   }
-  std::stable_sort(largest.begin(), largest.end(), [](const EffortItem* a, const EffortItem* b) {
-    return a->days.likely > b->days.likely;
+  std::stable_sort(by_size.begin(), by_size.end(), [&](std::size_t a, std::size_t b) {
+    return result.items[a].days.likely > result.items[b].days.likely;
   });
-  if (largest.size() > limits.items) {
-    largest.resize(limits.items);
+  std::vector<bool> keep(result.items.size(), false);
+  for (std::size_t rank = 0; rank < by_size.size() && rank < limits.items; ++rank) {
+    keep[by_size[rank]] = true;
   }
   out += "| item | tier | what | quantity | weight | low | likely | high | evidence |\n";
   out += "|---|---|---|--:|---|--:|--:|--:|---|\n";
   DayRange left_out;
   std::size_t items_left_out = 0;
-  for (const EffortItem& item : result.items) {
-    if (std::find(largest.begin(), largest.end(), &item) == largest.end()) {
+  for (std::size_t index = 0; index < result.items.size(); ++index) {
+    const EffortItem& item = result.items[index];
+    if (!keep[index]) {
       ++items_left_out;
       left_out.likely += item.days.likely;
       continue;
