@@ -85,7 +85,12 @@ AuditResult build(FuzzedDataProvider& in) {
   }
   for (std::size_t i = b.items(3); i > 0; --i) {
     r.findings.push_back({b.text(), b.text(), b.pick<Tier>(5), b.text(), b.text(), b.text(),
-                          b.line(), b.text(), b.text()});
+                          b.line(), b.text(), b.text(), b.pick<Scope>(k_scope_count),
+                          AmdBuild{b.pick<AmdBuildState>(3), in.ConsumeBool(), b.line()},
+                          in.ConsumeBool()});
+  }
+  for (std::size_t i = b.items(2); i > 0; --i) {
+    r.feature_gaps.push_back({b.text(), b.text(), b.line(), b.text(), b.text(), b.line()});
   }
   for (std::size_t i = b.items(3); i > 0; --i) {
     AuditKernel kernel;
@@ -168,6 +173,10 @@ AuditResult build(FuzzedDataProvider& in) {
   for (std::size_t i = b.items(3); i > 0; --i) {
     r.verdict.reasons.push_back({b.text(), b.text(), b.number()});
   }
+  for (std::size_t i = b.items(2); i > 0; --i) {
+    r.verdict.assumed.push_back(b.text());
+  }
+  r.verdict.cost_decides = in.ConsumeBool();
   r.coverage = {in.ConsumeBool(), b.number(), b.number(), b.text()};
   r.hot_threshold = b.number();
   for (std::size_t i = b.items(2); i > 0; --i) {
@@ -214,6 +223,9 @@ AuditResult placeheld(AuditResult r) {
     p(finding.anchor), p(finding.rule), p(finding.component), p(finding.summary);
     p(finding.file), p(finding.excerpt), p(finding.detail);
   }
+  for (FeatureGap& gap : r.feature_gaps) {
+    p(gap.component), p(gap.amd_equivalent), p(gap.first_anchor), p(gap.file);
+  }
   for (AuditKernel& kernel : r.kernels) {
     p(kernel.anchor), p(kernel.name), p(kernel.raw_name), p(kernel.owner), p(kernel.why);
     if (kernel.source) {
@@ -231,6 +243,9 @@ AuditResult placeheld(AuditResult r) {
   }
   p(r.cost.nvidia.gpu), p(r.cost.amd.gpu);
   p(r.verdict.headline);
+  for (std::string& assumed : r.verdict.assumed) {
+    p(assumed);
+  }
   for (VerdictReason& reason : r.verdict.reasons) {
     p(reason.text), p(reason.anchor);
   }
