@@ -161,7 +161,7 @@ TEST(AuditHtml, HasTheFourChartsAndTheTables) {
   }
   // Own code is the accent part of the unknown class's bar: 4.1 of 5.5 ms over 300 px.
   EXPECT_THAT(html, HasSubstr("<rect class=\"accent\" x=\"200\" y=\"34\" width=\"223.6\""));
-  EXPECT_THAT(html, HasSubstr("break-even: 2.1 months"));
+  EXPECT_THAT(html, HasSubstr("payback: 2.1 months"));
   EXPECT_THAT(html, HasSubstr("<tr id=\"item-3\"><td>3</td><td class=\"tier-rewrite\">rewrite"));
   EXPECT_THAT(html, HasSubstr("<td><code>cost.amd.gpu_price_per_hour</code></td>"));
 }

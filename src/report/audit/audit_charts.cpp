@@ -90,7 +90,7 @@ LineChart payback_chart(const CostSummary& cost) {
   if (cost.payback_months && std::isfinite(*cost.payback_months) &&
       *cost.payback_months <= months) {
     chart.marker = LineMarker{*cost.payback_months,
-                              fmt::format("break-even: {}", format_months(cost.payback_months))};
+                              fmt::format("payback: {}", format_months(cost.payback_months))};
   }
   return chart;
 }

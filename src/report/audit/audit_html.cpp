@@ -155,14 +155,16 @@ std::string summary_section(const AuditResult& result) {
     row("Payback",
         html_escape(fmt::format("not known (horizon {})", format_months(cost.horizon_months))));
   }
-  std::string break_even =
-      fmt::format("AMD at {} of NVIDIA's throughput costs the same per request",
-                  format_throughput_ratio(cost.break_even_ratio));
+  // Two different thresholds, two names: break-even and payback.
+  row("Break-even throughput",
+      html_escape(fmt::format("AMD at {} of NVIDIA's throughput costs the same per request",
+                              format_throughput_ratio(cost.break_even_ratio))));
   if (cost.payback_ratio) {
-    break_even += fmt::format("; at {} the move pays back within the horizon",
-                              format_throughput_ratio(*cost.payback_ratio));
+    row("Payback throughput",
+        html_escape(fmt::format("AMD at {} of NVIDIA's throughput pays the port back within {}",
+                                format_throughput_ratio(*cost.payback_ratio),
+                                format_months(cost.horizon_months))));
   }
-  row("Break-even throughput", html_escape(break_even));
   out += "</table>\n";
   if (!result.coverage.note.empty()) {
     out += fmt::format("<p class=\"note\">{}</p>\n", html_escape(result.coverage.note));

@@ -94,11 +94,16 @@ void summary(std::string& out, const AuditResult& result, const Limits& limits) 
     out +=
         fmt::format("| Payback | not known (horizon {}) |\n", format_months(cost.horizon_months));
   }
-  out += fmt::format("| Break-even throughput | AMD at {} of NVIDIA's{} |\n",
-                     format_throughput_ratio(cost.break_even_ratio),
-                     cost.payback_ratio ? fmt::format("; {} pays back within the horizon",
-                                                      format_throughput_ratio(*cost.payback_ratio))
-                                        : std::string());
+  // Two different thresholds, two names: break-even (same cost per request) and payback (the
+  // saving repays the port within the horizon).
+  out +=
+      fmt::format("| Break-even throughput | AMD at {} of NVIDIA's: the same cost per request |\n",
+                  format_throughput_ratio(cost.break_even_ratio));
+  if (cost.payback_ratio) {
+    out += fmt::format(
+        "| Payback throughput | AMD at {} of NVIDIA's: the port pays back within {} |\n",
+        format_throughput_ratio(*cost.payback_ratio), format_months(cost.horizon_months));
+  }
   if (!result.coverage.note.empty()) {
     out += fmt::format("\n> {}\n", markdown_cell(result.coverage.note));
   }
