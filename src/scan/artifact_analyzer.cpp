@@ -10,6 +10,7 @@
 
 #include "scan/file_analysis.h"
 #include "scan/rules/stack_rules.h"
+#include "source/ascii_text.h"
 
 namespace gpuport {
 
@@ -191,16 +192,6 @@ bool looks_like_embedded_binary(std::string_view source) {
 
 namespace {
 
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
 // The first integer literals after the first '{' (up to `count`), or fewer when they run out.
 std::vector<std::uint64_t> first_values(std::string_view source, std::size_t count) {
   std::vector<std::uint64_t> values;
@@ -264,9 +255,9 @@ bool holds_nvidia_binary(std::string_view path, std::string_view source) {
   if (starts_with_gpu_magic(source)) {
     return true;
   }
-  const std::string name = lower_ascii(path);
+  const std::string name = to_lower_ascii(path);
   const std::size_t brace = source.find('{');
-  const std::string head = lower_ascii(
+  const std::string head = to_lower_ascii(
       source.substr(0, brace == std::string_view::npos ? 0 : std::min(brace, k_probe_bytes)));
   for (std::string_view word : {"cubin", "fatbin", "ptx"}) {
     if (name.find(word) != std::string::npos || head.find(word) != std::string::npos) {

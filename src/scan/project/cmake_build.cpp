@@ -11,37 +11,11 @@
 #include "lex/cmake_commands.h"
 #include "scan/project/build_switches.h"
 #include "scan/project/path_glob.h"
+#include "source/ascii_text.h"
 
 namespace gpuport {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
-
-// lower(text).starts_with(prefix) for a lower-case prefix, without the copy.
-bool starts_with_lower(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = text[i];
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-    if (c != prefix[i]) {
-      return false;
-    }
-  }
-  return true;
-}
 
 bool has_source_extension(std::string_view name) {
   static constexpr std::string_view k_extensions[] = {
@@ -178,14 +152,14 @@ class CMakeReader {
   // ---- the file's own build side -------------------------------------------------------------
 
   static bool names_hip(std::string_view text) {
-    const std::string low = lower(text);
+    const std::string low = to_lower_ascii(text);
     return low == "hip" || low.starts_with("hip::") || low.starts_with("roc::") ||
            classify_build_switch(text) == BuildSwitch::Amd ||
            classify_backend_value(text) == BuildSwitch::Amd;
   }
 
   static bool is_hip_package(std::string_view name) {
-    const std::string low = lower(name);
+    const std::string low = to_lower_ascii(name);
     return low == "hip" || low.starts_with("hipblas") || low.starts_with("rocblas") ||
            low == "rocm" || low.starts_with("hipcub") || low.starts_with("rocprim") ||
            low.starts_with("hipfft") || low.starts_with("rocthrust") || low.starts_with("rccl") ||
@@ -198,7 +172,7 @@ class CMakeReader {
   }
 
   static bool is_other_backend_package(std::string_view name) {
-    const std::string low = lower(name);
+    const std::string low = to_lower_ascii(name);
     return low == "musatoolkit" || low == "musa" || low == "intelsycl" || low == "intelsyclexp" ||
            low == "sycl" || low == "vulkan" || low == "opencl" || low == "ascendcl";
   }
@@ -235,7 +209,7 @@ class CMakeReader {
           std::string_view a = arg(command, i);
           if ((name == "if" || name == "elseif")
                   ? names_hip(strip_reference(a))
-                  : (starts_with_lower(a, "hip::") || starts_with_lower(a, "roc::") ||
+                  : (starts_with_ci(a, "hip::") || starts_with_ci(a, "roc::") ||
                      (a == "HIP" && i > 0 && arg(command, i - 1) == "LANGUAGE"))) {
             hip = true;
           }
@@ -295,7 +269,7 @@ class CMakeReader {
   }
 
   static bool is_constant_true(std::string_view text) {
-    const std::string low = lower(text);
+    const std::string low = to_lower_ascii(text);
     if (low == "1" || low == "on" || low == "yes" || low == "true" || low == "y") {
       return true;
     }
@@ -305,7 +279,7 @@ class CMakeReader {
   }
 
   static bool is_constant_false(std::string_view text) {
-    const std::string low = lower(text);
+    const std::string low = to_lower_ascii(text);
     return low.empty() || low == "0" || low == "off" || low == "no" || low == "false" ||
            low == "n" || low == "ignore" || low == "notfound" || low.ends_with("-notfound");
   }
@@ -1025,7 +999,7 @@ bool cmake_mentions_amd_build(std::string_view text, const std::vector<CMakeComm
       if (((name == "enable_language" || name == "project") && a == "HIP") ||
           (name == "find_package" && i == 0 && (a == "hip" || a == "HIP")) ||
           (a == "HIP" && i > 0 && arg_text(text, command.args[i - 1]) == "LANGUAGE") ||
-          starts_with_lower(a, "hip::") || starts_with_lower(a, "roc::")) {
+          starts_with_ci(a, "hip::") || starts_with_ci(a, "roc::")) {
         return true;
       }
       if ((name == "if" || name == "elseif" || name == "option") &&

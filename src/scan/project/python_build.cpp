@@ -11,20 +11,11 @@
 #include "scan/project/build_switches.h"
 #include "scan/project/path_glob.h"
 #include "scan/rules/stack_rules.h"
+#include "source/ascii_text.h"
 
 namespace gpuport {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
-    }
-  }
-  return out;
-}
 
 bool has_source_extension(std::string_view name) {
   static constexpr std::string_view k_extensions[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx",
@@ -44,7 +35,7 @@ std::vector<std::string> segments(std::string_view name) {
   for (char c : name) {
     if (c == '.' || c == '_') {
       if (!current.empty()) {
-        out.push_back(lower(current));
+        out.push_back(to_lower_ascii(current));
         current.clear();
       }
     } else {
@@ -52,7 +43,7 @@ std::vector<std::string> segments(std::string_view name) {
     }
   }
   if (!current.empty()) {
-    out.push_back(lower(current));
+    out.push_back(to_lower_ascii(current));
   }
   return out;
 }
@@ -374,7 +365,7 @@ class PythonBuildReader {
     bool mentions_include = false;
     for (const Tok& t : line) {
       if (t.kind == TokenKind::Identifier) {
-        std::string low = lower(t.text);
+        std::string low = to_lower_ascii(t.text);
         mentions_include = mentions_include || low.find("include") != std::string::npos;
         if (low.starts_with("hipify") && (scope().may_true & k_side_amd) != 0) {
           note_amd_setup(number);
@@ -573,8 +564,8 @@ bool is_python_build_script(std::string_view path) {
   if (!name.ends_with(".py")) {
     return false;
   }
-  std::string low_name = lower(name);
-  std::string low_folder = lower(file_name_of(parent_folder(path)));
+  std::string low_name = to_lower_ascii(name);
+  std::string low_folder = to_lower_ascii(file_name_of(parent_folder(path)));
   return low_name.find("setup") != std::string::npos ||
          low_name.find("build") != std::string::npos ||
          low_folder.find("build") != std::string::npos;

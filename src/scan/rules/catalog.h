@@ -20,6 +20,20 @@ struct RuleInfo {
   std::string_view fix;      // what the porter does
 };
 
+// Short names for the catalog rows that each family file writes as tables
+// (`using namespace catalog_rows;` in the file, never in a header).
+namespace catalog_rows {
+inline constexpr Tier k_fw = Tier::Framework;
+inline constexpr Tier k_cfg = Tier::Config;
+inline constexpr Tier k_mech = Tier::Mechanical;
+inline constexpr Tier k_ret = Tier::Retune;
+inline constexpr Tier k_rw = Tier::Rewrite;
+inline constexpr Severity k_info = Severity::Info;
+inline constexpr Severity k_low = Severity::Low;
+inline constexpr Severity k_med = Severity::Medium;
+inline constexpr Severity k_high = Severity::High;
+}  // namespace catalog_rows
+
 // All rules, sorted by id.
 std::span<const RuleInfo> rule_catalog();
 // nullptr when unknown.

@@ -6,14 +6,7 @@ namespace gpuport {
 
 namespace {
 
-constexpr Tier k_fw = Tier::Framework;
-constexpr Tier k_cfg = Tier::Config;
-constexpr Tier k_mech = Tier::Mechanical;
-constexpr Tier k_rw = Tier::Rewrite;
-constexpr Severity k_info = Severity::Info;
-constexpr Severity k_low = Severity::Low;
-constexpr Severity k_med = Severity::Medium;
-constexpr Severity k_high = Severity::High;
+using namespace catalog_rows;
 
 // Provenance: tiers and AMD equivalents from the project's reference notes frameworks.md (§5
 // component table, CMake detection table) and real-world-lessons.md (§3 findings 4-6 and 9, §4

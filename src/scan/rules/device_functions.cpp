@@ -7,10 +7,7 @@ namespace gpuport::source_rules {
 
 namespace {
 
-constexpr Tier k_mech = Tier::Mechanical;
-constexpr Tier k_ret = Tier::Retune;
-constexpr Severity k_low = Severity::Low;
-constexpr Severity k_med = Severity::Medium;
+using namespace catalog_rows;
 
 // Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
 // porting-hazards.md (section 4.5: rows D1-D9, citing the HIP porting guide, HIP C++ language

@@ -10,12 +10,7 @@ namespace gpuport::source_rules {
 
 namespace {
 
-constexpr Tier k_mech = Tier::Mechanical;
-constexpr Tier k_ret = Tier::Retune;
-constexpr Tier k_rw = Tier::Rewrite;
-constexpr Severity k_low = Severity::Low;
-constexpr Severity k_med = Severity::Medium;
-constexpr Severity k_high = Severity::High;
+using namespace catalog_rows;
 
 // Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
 // porting-hazards.md (section 4.4: rows E1-E13, and 4.2: M3, citing the HIP porting guide, HIP C++

@@ -10,8 +10,7 @@ namespace gpuport::source_rules {
 
 namespace {
 
-constexpr Tier k_rw = Tier::Rewrite;
-constexpr Severity k_high = Severity::High;
+using namespace catalog_rows;
 
 // Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
 // porting-hazards.md (section 4.2: rows M1 and M3, and 4.5: D3, citing the HIP porting guide, HIP

@@ -8,13 +8,7 @@ namespace gpuport::source_rules {
 
 namespace {
 
-constexpr Tier k_mech = Tier::Mechanical;
-constexpr Tier k_ret = Tier::Retune;
-constexpr Tier k_rw = Tier::Rewrite;
-constexpr Severity k_info = Severity::Info;
-constexpr Severity k_low = Severity::Low;
-constexpr Severity k_med = Severity::Medium;
-constexpr Severity k_high = Severity::High;
+using namespace catalog_rows;
 
 // Provenance: hazards, AMD behaviour and equivalents from the project's reference notes
 // porting-hazards.md (section 4.6: rows L1-L11, citing the HIP porting guide, HIP C++ language

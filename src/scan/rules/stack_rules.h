@@ -13,13 +13,12 @@
 #include "lex/python_lexer.h"
 #include "lex/token.h"
 #include "scan/file_analysis.h"
+#include "source/ascii_text.h"
 
 namespace gpuport {
 
 // ---- Text helpers (ASCII) ----------------------------------------------------------------
 
-std::string to_lower_ascii(std::string_view text);
-bool starts_with_ci(std::string_view text, std::string_view prefix);
 // Finds `needle` in `hay` where it is not glued to neighbouring name characters (letters,
 // digits, '_' and, when the needle itself holds a '-', '-'). npos when absent.
 std::size_t find_word(std::string_view hay, std::string_view needle, std::size_t from = 0);

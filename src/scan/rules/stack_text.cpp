@@ -8,36 +8,12 @@ namespace gpuport {
 
 namespace {
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 bool is_name_char(char c, bool dash_is_name) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          (dash_is_name && c == '-');
 }
 
 }  // namespace
-
-std::string to_lower_ascii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    c = lower(c);
-  }
-  return out;
-}
-
-bool starts_with_ci(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(text[i]) != lower(prefix[i])) {
-      return false;
-    }
-  }
-  return true;
-}
 
 std::size_t find_word(std::string_view hay, std::string_view needle, std::size_t from) {
   if (needle.empty()) {
