@@ -14,14 +14,6 @@ namespace gpuport {
 
 namespace effort_detail {
 
-bool is_port_work(const Finding& finding) {
-  return finding.scope == Scope::Product && finding.amd_state != AmdBuildState::Excluded;
-}
-
-bool is_port_work(const Kernel& kernel) {
-  return kernel.scope == Scope::Product && kernel.amd.state != AmdBuildState::Excluded;
-}
-
 KernelLocator::KernelLocator(const ScanResult& scan) {
   for (std::size_t i = 0; i < scan.kernels.size(); ++i) {
     const Kernel& kernel = scan.kernels[i];
@@ -141,7 +133,7 @@ void add_tuning_items(const EffortInputs& inputs, std::vector<AuditKernel>& kern
   for (std::size_t f = 0; f < inputs.findings.size(); ++f) {
     const AuditFinding& finding = inputs.findings[f];
     if ((finding.tier != Tier::Retune && finding.tier != Tier::Rewrite) ||
-        !is_port_work(inputs.scan.findings[f])) {
+        !inputs.scan.findings[f].is_port_work()) {
       continue;
     }
     if (auto kernel = locator.kernel_at(finding.file, finding.line)) {
@@ -179,7 +171,7 @@ void add_tuning_items(const EffortInputs& inputs, std::vector<AuditKernel>& kern
           "kernels (a trace prices their tuning)";
       continue;
     }
-    if (scanned && !is_port_work(inputs.scan.kernels[*scanned])) {
+    if (scanned && !inputs.scan.kernels[*scanned].is_port_work()) {
       const Kernel& definition_kernel = inputs.scan.kernels[*scanned];
       kernel.why += definition_kernel.scope != Scope::Product
                         ? "; " + std::string(scope_name(definition_kernel.scope)) +

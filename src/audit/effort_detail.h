@@ -12,12 +12,6 @@
 
 namespace gpuport::effort_detail {
 
-// Port work: product code the AMD build may compile. Findings and kernels in tests, examples,
-// benchmarks, docs, vendored or generated code, and in code the AMD build leaves out, are listed
-// in the report but cost nothing.
-bool is_port_work(const Finding& finding);
-bool is_port_work(const Kernel& kernel);
-
 // The lines of each scanned kernel: from the line before its name (where `__global__
 // __launch_bounds__(...)` often sits) through name line + lines of code - 1 (the scan counts
 // from the `__global__` line to the closing brace, so this end is never early).

@@ -115,7 +115,7 @@ void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
   for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
     const Finding& finding = inputs.scan.findings[f];
     const RuleInfo& rule = catalog[finding.rule];
-    if (!catalog_tier(rule.tier) || rule.effort_hours <= 0 || !is_port_work(finding)) {
+    if (!catalog_tier(rule.tier) || rule.effort_hours <= 0 || !finding.is_port_work()) {
       continue;
     }
     // The existing AMD build already compiles this code: the mechanical port is done.
@@ -314,7 +314,7 @@ void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel
       {"large", weights.large_kernel_days, "effort.mechanical.large_kernel_days", {}},
   };
   for (std::size_t k = 0; k < inputs.scan.kernels.size(); ++k) {
-    if (!is_port_work(inputs.scan.kernels[k])) {
+    if (!inputs.scan.kernels[k].is_port_work()) {
       continue;
     }
     const std::int64_t lines = inputs.scan.kernels[k].lines_of_code;

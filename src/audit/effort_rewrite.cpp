@@ -128,7 +128,7 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
   for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
     const Finding& finding = inputs.scan.findings[f];
     const RuleInfo& rule = catalog[finding.rule];
-    if (rule.tier != Tier::Rewrite || !is_port_work(finding)) {
+    if (rule.tier != Tier::Rewrite || !finding.is_port_work()) {
       continue;
     }
     const RewriteKind kind = rewrite_kind(rule.id);

@@ -30,8 +30,7 @@ std::vector<AuditFinding> audit_findings(const ScanResult& scan) {
     item.detail = finding.detail;
     item.scope = finding.scope;
     item.amd = finding.amd();
-    item.port_work =
-        finding.scope == Scope::Product && finding.amd_state != AmdBuildState::Excluded;
+    item.port_work = finding.is_port_work();
     out.push_back(std::move(item));
   }
   return out;

@@ -319,7 +319,7 @@ std::optional<int> emit_report(const ScanResult& result, const ScanConfig& confi
 std::uint64_t findings_at_or_above(const ScanResult& result, Tier threshold) {
   std::uint64_t count = 0;
   for (const Finding& finding : result.findings) {
-    if (finding.scope != Scope::Product || finding.amd_state == AmdBuildState::Excluded) {
+    if (!finding.is_port_work()) {
       continue;
     }
     const RuleInfo* rule = rule_of(finding);

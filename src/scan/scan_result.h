@@ -35,6 +35,11 @@ struct Finding {
   Scope scope : 3 = Scope::Product;
 
   AmdBuild amd() const { return {amd_state, amd_alternative, guard_line}; }
+  // Port work: product code the AMD build may compile (what `--fail-on` gates and the audit
+  // prices); tests, vendored code and what the AMD build leaves out stay in the report only.
+  bool is_port_work() const {
+    return scope == Scope::Product && amd_state != AmdBuildState::Excluded;
+  }
   void set_amd(const AmdBuild& amd) {
     amd_state = amd.state;
     amd_alternative = amd.alternative;
@@ -67,6 +72,10 @@ struct Kernel {
   Scope scope = Scope::Product;
   AmdBuild amd;
   KernelFeatures features;
+
+  bool is_port_work() const {  // see Finding::is_port_work
+    return scope == Scope::Product && amd.state != AmdBuildState::Excluded;
+  }
 };
 
 enum class LaunchKind : std::uint8_t { TripleChevron, RuntimeApi, DriverApi, Cooperative, Cluster };

@@ -447,9 +447,9 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
       }
       stamp_source_items(file_path, tokens, &membership, out);
       out.named_by_build = membership.named;
-      out.includes.assign(tokens.amd_includes.begin(), tokens.amd_includes.end());
-      out.unresolved_includes.assign(tokens.unresolved_amd_includes.begin(),
-                                     tokens.unresolved_amd_includes.end());
+      // Moved, not copied: the token buffer is cleared for the next file anyway.
+      out.includes.swap(tokens.amd_includes);
+      out.unresolved_includes.swap(tokens.unresolved_amd_includes);
       if (scope != Scope::Vendored && says_generated(bytes)) {
         scope = Scope::Generated;
       }

@@ -110,6 +110,14 @@ void expect_days(const DayRange& days, double low, double likely, double high) {
   EXPECT_DOUBLE_EQ(days.high, high);
 }
 
+// The estimate of a scan alone: traced, no dry-run items, no trace kernels.
+EffortEstimate estimate_of(const ScanResult& scan) {
+  const std::vector<AuditFinding> findings = audit_findings(scan);
+  const DryRunDigest dry_run;
+  std::vector<AuditKernel> kernels;
+  return estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+}
+
 TEST(AuditEffort, ItemsInTierOrderThenLargestFirst) {
   Repo repo(true);
   const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
@@ -428,11 +436,7 @@ TEST(AuditEffort, AFrameworkOnlyStackStillCostsAValidationPass) {
     row.evidence.push_back({std::string(name) == "PyTorch" ? "app.py" : "ops.py", 3});
     scan.components.push_back(row);
   }
-  const std::vector<AuditFinding> findings = audit_findings(scan);
-  const DryRunDigest dry_run;
-  std::vector<AuditKernel> kernels;
-  const EffortEstimate estimate =
-      estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+  const EffortEstimate estimate = estimate_of(scan);
   ASSERT_EQ(estimate.items.size(), 1u);
   const EffortItem& validate = estimate.items[0];
   EXPECT_EQ(validate.title, "Validate on AMD: the test suite, numerics and a benchmark run");
@@ -443,8 +447,7 @@ TEST(AuditEffort, AFrameworkOnlyStackStillCostsAValidationPass) {
   EXPECT_EQ(validate.evidence[1].file, "ops.py");
 
   scan.amd_build.exists = true;
-  const EffortEstimate existing =
-      estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+  const EffortEstimate existing = estimate_of(scan);
   ASSERT_EQ(existing.items.size(), 1u);
   EXPECT_EQ(existing.items[0].title, "Validate and benchmark the existing AMD build");
 }
@@ -489,11 +492,7 @@ TEST(AuditEffort, IdenticalFindingsGrowTheEstimateSubLinearly) {
   Finding other = finding("GP-WARP-001", "k.cu", 20);
   other.detail = "/ 32";
   scan.findings.push_back(other);
-  const std::vector<AuditFinding> findings = audit_findings(scan);
-  const DryRunDigest dry_run;
-  std::vector<AuditKernel> kernels;
-  const EffortEstimate estimate =
-      estimate_effort({scan, findings, dry_run, true}, kernels, default_audit_config());
+  const EffortEstimate estimate = estimate_of(scan);
   const EffortItem& lanes = item(estimate, "GP-WARP-001 Warp size (wave64)");
   EXPECT_EQ(lanes.quantity, 5);  // (1 + log2 8) + (1 + log2 1)
   EXPECT_EQ(lanes.quantity_unit, "units");
