@@ -86,8 +86,7 @@ AuditResult build(FuzzedDataProvider& in) {
   for (std::size_t i = b.items(3); i > 0; --i) {
     r.findings.push_back({b.text(), b.text(), b.pick<Tier>(5), b.text(), b.text(), b.text(),
                           b.line(), b.text(), b.text(), b.pick<Scope>(k_scope_count),
-                          AmdBuild{b.pick<AmdBuildState>(3), in.ConsumeBool(), b.line()},
-                          in.ConsumeBool()});
+                          AmdBuild{b.pick<AmdBuildState>(3), in.ConsumeBool(), b.line()}});
   }
   for (std::size_t i = b.items(2); i > 0; --i) {
     r.feature_gaps.push_back({b.text(), b.text(), b.line(), b.text(), b.text(), b.line()});

@@ -77,8 +77,12 @@ struct AuditFinding {
   std::string excerpt;
   std::string detail;
   Scope scope = Scope::Product;
-  AmdBuild amd;           // the scan's AMD-build state of its line
-  bool port_work = true;  // product code the AMD build may compile: priced
+  AmdBuild amd;  // the scan's AMD-build state of its line
+
+  // Product code the AMD build may compile: priced (Finding::is_port_work).
+  bool is_port_work() const {
+    return scope == Scope::Product && amd.state != AmdBuildState::Excluded;
+  }
 };
 
 // A CUDA-only feature the AMD build does without: product findings of one component that the

@@ -30,7 +30,6 @@ std::vector<AuditFinding> audit_findings(const ScanResult& scan) {
     item.detail = finding.detail;
     item.scope = finding.scope;
     item.amd = finding.amd();
-    item.port_work = finding.is_port_work();
     out.push_back(std::move(item));
   }
   return out;
@@ -40,7 +39,7 @@ void count_port_work(const std::vector<AuditFinding>& findings, AuditInputSummar
   for (const AuditFinding& finding : findings) {
     if (finding.scope != Scope::Product) {
       ++summary.outside_product_findings;
-    } else if (finding.port_work) {
+    } else if (finding.is_port_work()) {
       ++summary.port_work_findings;
     } else if (finding.amd.alternative) {
       ++summary.handled_for_amd_findings;
@@ -54,7 +53,7 @@ std::vector<FeatureGap> feature_gaps(const std::vector<AuditFinding>& findings,
                                      const std::vector<Component>& components) {
   std::map<std::string, FeatureGap> by_component;
   for (const AuditFinding& finding : findings) {
-    if (finding.scope != Scope::Product || finding.port_work || finding.amd.alternative ||
+    if (finding.scope != Scope::Product || finding.is_port_work() || finding.amd.alternative ||
         finding.tier == Tier::Framework || finding.tier == Tier::Config) {
       continue;
     }

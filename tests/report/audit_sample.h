@@ -57,16 +57,16 @@ inline AuditResult sample_audit() {
   result.findings.push_back({"finding-GP-ASM-001-csrc/a.cu-12", "GP-ASM-001", Tier::Rewrite,
                              "Inline PTX", "Inline PTX has no AMD equivalent.", "csrc/a.cu", 12,
                              "asm(\"prmt.b32 %0, %1;\" : \"=r\"(x));", "prmt.b32", Scope::Product,
-                             AmdBuild{AmdBuildState::Compiled, false, 0}, true});
+                             AmdBuild{AmdBuildState::Compiled, false, 0}});
   result.findings.push_back({"finding-GP-TORCH-001-server/app.py-3", "GP-TORCH-001",
                              Tier::Framework, "PyTorch", "PyTorch runs on ROCm.", "server/app.py",
                              3, "import torch", "torch", Scope::Product,
-                             AmdBuild{AmdBuildState::Unknown, false, 0}, true});
+                             AmdBuild{AmdBuildState::Unknown, false, 0}});
   // Left out of the AMD build with nothing in its place: a feature gap, not port work.
   result.findings.push_back({"finding-GP-ASM-002-csrc/a.cu-40", "GP-ASM-002", Tier::Rewrite,
                              "Inline PTX", "Tensor-core PTX has no AMD instruction.", "csrc/a.cu",
                              40, "asm(\"ldmatrix\");", "ldmatrix", Scope::Product,
-                             AmdBuild{AmdBuildState::Excluded, false, 38}, false});
+                             AmdBuild{AmdBuildState::Excluded, false, 38}});
   result.feature_gaps.push_back(
       {"Inline PTX", "HIP intrinsics", 1, "finding-GP-ASM-002-csrc/a.cu-40", "csrc/a.cu", 40});
 

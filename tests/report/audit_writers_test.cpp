@@ -246,7 +246,7 @@ TEST(AuditMarkdown, ALargeAuditFitsAGitHubComment) {
   const AuditFinding finding = result.findings.front();
   for (int i = 0; i < 3000; ++i) {
     AuditFinding copy = finding;
-    copy.port_work = i % 2 == 0;
+    copy.scope = i % 2 == 0 ? Scope::Product : Scope::Test;  // half of them port work
     copy.line = static_cast<std::uint32_t>(1000 + i);
     result.findings.push_back(copy);
   }

@@ -349,7 +349,7 @@ void write_findings(JsonWriter& json, const std::vector<AuditFinding>& findings)
       json.field("guard_line", finding.amd.guard_line);
     }
     json.end_object();
-    json.field("port_work", finding.port_work);
+    json.field("port_work", finding.is_port_work());
     json.end_object();
   }
   json.end_array();

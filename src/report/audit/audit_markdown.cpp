@@ -336,7 +336,7 @@ void findings(std::string& out, const AuditResult& result, const Limits& limits)
   std::vector<const AuditFinding*> shown;
   for (int pass = 0; pass < 2; ++pass) {
     for (const AuditFinding& finding : result.findings) {
-      if (finding.port_work == (pass == 0) && shown.size() < limits.findings) {
+      if (finding.is_port_work() == (pass == 0) && shown.size() < limits.findings) {
         shown.push_back(&finding);
       }
     }

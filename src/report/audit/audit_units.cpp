@@ -182,7 +182,7 @@ std::string port_role(const AuditFinding& finding) {
   if (finding.scope != Scope::Product) {
     return std::string(scope_name(finding.scope));
   }
-  if (finding.port_work) {
+  if (finding.is_port_work()) {
     return "port work";
   }
   if (finding.amd.alternative) {
