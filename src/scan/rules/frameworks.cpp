@@ -22,6 +22,7 @@ constexpr ModuleRule k_module_rules[] = {
   {"bitsandbytes",          "GP-FW-012"},
   {"cupy",                  "GP-FW-016"},
   {"cupyx",                 "GP-FW-016"},
+  {"cutlass",               "GP-LIB-009"},  // the CUTLASS Python interface and the CuTe DSL
   {"deepspeed",             "GP-FW-013"},
   {"flash_attn_3",          "GP-FW-010"},
   {"flash_attn_interface",  "GP-FW-010"},

@@ -48,6 +48,9 @@ constexpr RuleInfo k_rules[] = {
   {"GP-LIB-010", "LIB",  "NVML",                   k_mech, k_low,   0.25,
    "An NVML call; AMD SMI (amdsmi, rocm_smi) is the counterpart with a different API.",
    "Port it to amdsmi_* (or rsmi_*) calls."},
+  {"GP-LIB-012", "LIB",  "TensorRT",               k_rw,   k_high, 40.00,
+   "The file implements a TensorRT plugin (a class derived from IPluginV2*, IPluginV3* or a plugin creator).",
+   "Drop the plugin where MIGraphX has the op, else re-express it as a MIGraphX custom op with a HIP kernel."},
   {"GP-LIB-011", "LIB",  "AmgX",                   k_ret,  k_med,   2.00,
    "An AmgX call; rocALUTION is the AMD counterpart with a different API.",
    "Port the solver setup to rocALUTION."},
@@ -72,12 +75,14 @@ struct State {
   OncePerFile cutlass;           // GP-LIB-009
   OncePerFile tensorrt_include;  // GP-LIB-007
   OncePerFile nvinfer;           // GP-LIB-007 (with a TensorRT include) or GP-LIB-008
+  OncePerFile plugin;            // GP-LIB-012
 
   void clear() {
     cub_thrust = {};
     cutlass = {};
     tensorrt_include = {};
     nvinfer = {};
+    plugin = {};
   }
 };
 
@@ -115,6 +120,32 @@ void on_namespace(SourceContext& ctx, std::size_t i, std::string_view) {
   }
 }
 
+// `public IPluginV2DynamicExt`, `public nvinfer1::IPluginV3`, `, protected IPluginCreator`: a
+// base-class specifier, not a pointer or a parameter of that type.
+void on_plugin_interface(SourceContext& ctx, std::size_t i, std::string_view) {
+  std::size_t before = prev_code(ctx, i);
+  if (before < i && ctx.is_punct(before, "::")) {
+    const std::size_t ns = prev_code(ctx, before);
+    if (ns >= before || !ctx.is_ident(ns, "nvinfer1")) {
+      return;
+    }
+    before = prev_code(ctx, ns);
+  }
+  if (before >= i) {
+    return;
+  }
+  const std::string_view access = ctx.text(before);
+  if (access == "public" || access == "protected" || access == "private" ||
+      ctx.is_punct(before, ":") || ctx.is_punct(before, ",")) {
+    // `:` and `,` alone also open a base list; a parameter list never puts a bare type there.
+    const std::size_t after = next_code(ctx, i);
+    if (after < ctx.size() &&
+        (ctx.is_punct(after, "{") || ctx.is_punct(after, ",") || ctx.is_punct(after, "<"))) {
+      note_once(ctx, t_state.plugin, i);
+    }
+  }
+}
+
 bool is_tensorrt_header(std::string_view header) {
   std::size_t slash = header.rfind('/');
   std::string_view file = slash == std::string_view::npos ? header : header.substr(slash + 1);
@@ -144,11 +175,21 @@ void finish_libraries(SourceContext& ctx) {
     ctx.add("GP-LIB-008", state.nvinfer.first,
             std::to_string(state.nvinfer.count) + " nvinfer1:: uses without a TensorRT include");
   }
+  if (state.plugin.count > 0) {
+    ctx.add("GP-LIB-012", state.plugin.first,
+            std::to_string(state.plugin.count) + " TensorRT plugin classes");
+  }
 }
 
 void register_libraries(HandlerTable& table) {
   for (std::string_view name : {"cub", "thrust", "cutlass", "cute", "nvinfer1", "cudnn_frontend"}) {
     table.add(name, on_namespace);
+  }
+  for (std::string_view name :
+       {"IPluginV2", "IPluginV2Ext", "IPluginV2IOExt", "IPluginV2DynamicExt", "IPluginV3",
+        "IPluginV3OneCore", "IPluginV3OneBuild", "IPluginV3OneRuntime", "IPluginCreator",
+        "IPluginCreatorV3One", "IPluginCreatorInterface"}) {
+    table.add(name, on_plugin_interface);
   }
 }
 
