@@ -54,9 +54,9 @@ TraceCoverage coverage(bool traced, const NoTraceConfig& no_trace) {
     out.low_factor = no_trace.low_factor;
     out.high_factor = no_trace.high_factor;
     out.note = fmt::format(
-        "no trace: estimated from the scan alone, ranges widened by ×{:g} low / ×{:g} high, "
-        "and every kernel priced as possibly hot at ×{:g}",
-        no_trace.low_factor, no_trace.high_factor, no_trace.kernel_weight);
+        "no trace: estimated from the scan alone, every kernel priced as possibly hot at ×{:g}, "
+        "and the ranges of what depends on hotness widened by ×{:g} low / ×{:g} high",
+        no_trace.kernel_weight, no_trace.low_factor, no_trace.high_factor);
   }
   return out;
 }
@@ -195,6 +195,14 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   const EffortInputs effort_inputs{scan_result, result.findings, dry_run, traced};
   EffortEstimate effort = estimate_effort(effort_inputs, result.kernels, config);
   result.items = std::move(effort.items);
+  for (FeatureGap& gap : effort.feature_gaps) {
+    for (const Component& component : scan_result.components) {
+      if (component.name == gap.component) {
+        gap.amd_equivalent = component.amd_equivalent;
+      }
+    }
+    result.feature_gaps.push_back(std::move(gap));
+  }
   result.effort = effort.summary;
   result.cost = estimate_cost(config.cost, result.effort.total);
   result.coverage = coverage(traced, config.no_trace);

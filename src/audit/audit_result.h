@@ -85,8 +85,17 @@ struct AuditFinding {
   }
 };
 
+// Engineer-days: the low, likely and high ends of an estimate.
+struct DayRange {
+  double low = 0;
+  double likely = 0;
+  double high = 0;
+};
+
 // A CUDA-only feature the AMD build does without: product findings of one component that the
-// AMD build leaves out with no branch of its own in their place. Listed, not priced.
+// AMD build leaves out with no branch of its own in their place, or a folder of code the AMD
+// build cannot compile (a CUTLASS/CuTe kernel family in a project that builds for AMD). Listed,
+// not in the total; a folder feature carries what bringing it to AMD would take.
 struct FeatureGap {
   std::string component;       // "Inline PTX"
   std::string amd_equivalent;  // what the AMD side offers, from the portability row
@@ -94,6 +103,10 @@ struct FeatureGap {
   std::string first_anchor;  // the first finding, for links
   std::string file;          // where the first one is
   std::uint32_t line = 0;
+  std::string folder;                 // "hopper/" for a folder feature; empty otherwise
+  std::optional<DayRange> port_days;  // porting it anyway, when priced
+  std::string port_basis;             // how port_days is made
+  bool port_widened = false;          // port_days depends on hotness (widened without a trace)
 };
 
 // ---- Profile
@@ -151,12 +164,6 @@ enum class EffortTier : std::uint8_t { Config, Mechanical, Retune, Rewrite };
 
 enum class EffortUnit : std::uint8_t { Days, Hours };
 
-struct DayRange {
-  double low = 0;
-  double likely = 0;
-  double high = 0;
-};
-
 // What a line item is traceable to.
 struct EvidenceLink {
   enum class Kind : std::uint8_t { Finding, Kernel, File, Api };
@@ -181,6 +188,9 @@ struct EffortItem {
   std::string basis;                   // how it was computed: "3 sites × 2 d × hot 1.0"
   std::string weight_key;  // the config key of `per_unit`: "effort.rewrite.ptx_site_days"
   DayRange days;           // always in days (hours / 8)
+  // Priced by how hot its code is (tuning, rewrite sites): the only items whose range a missing
+  // trace widens.
+  bool priced_by_hotness = false;
 };
 
 struct EffortTierTotal {
@@ -241,6 +251,7 @@ struct CostSummary {
 
 enum class VerdictKind : std::uint8_t {
   ConfigChange,    // only config items
+  ExistingBuild,   // the project builds for AMD; validating that build is most of the work
   ValidationPass,  // no own kernels on the hot path, mechanical work within the config's bound
   BoundedProject,  // likely effort within the config's bound
   MajorProject,
@@ -278,7 +289,8 @@ struct TraceCoverage {
   // high_factor (> 1); both are 1 with a trace.
   double low_factor = 1;
   double high_factor = 1;
-  // "no trace: estimated from the scan alone, ranges widened by ×0.75 low / ×2 high"; empty
+  // "no trace: estimated from the scan alone, every kernel priced as possibly hot at ×0.5, and
+  // the ranges of what depends on hotness widened by ×0.75 low / ×2 high"; empty
   // with a trace.
   std::string note;
 };

@@ -176,6 +176,7 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   effort.mechanical_range = spread(in, "mechanical");
   effort.retune_range = spread(in, "retune");
   effort.rewrite_range = spread(in, "rewrite");
+  effort.project_range = spread(in, "project");
 
   MechanicalWeights& mechanical = effort.mechanical;
   mechanical.unsupported_api_days = in.at_least("effort.mechanical.unsupported_api_days", 0);
@@ -230,6 +231,7 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   cost.amd = platform(in, "amd", cost);
 
   config.verdict.validation_max_days = in.at_least("verdict.validation_max_days", 0);
+  config.verdict.existing_build_extra_share = in.at_least("verdict.existing_build_extra_share", 0);
   config.verdict.bounded_max_days =
       in.at_least("verdict.bounded_max_days", config.verdict.validation_max_days);
 

@@ -76,6 +76,7 @@ struct EffortConfig {
   SpreadFactors mechanical_range;
   SpreadFactors retune_range;
   SpreadFactors rewrite_range;
+  SpreadFactors project_range;  // component replacements: TensorRT, a CUTLASS/CuTe family
   MechanicalWeights mechanical;
   ValidationWeights validation;
   ExistingBuildWeights existing_build;
@@ -115,6 +116,7 @@ struct CostConfig {
 struct VerdictConfig {
   double validation_max_days = 0;
   double bounded_max_days = 0;
+  double existing_build_extra_share = 0;
 };
 
 struct AuditConfig {

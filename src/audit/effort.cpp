@@ -79,9 +79,12 @@ EffortItem make_item(const ItemSpec& spec, const EffortConfig& config) {
   item.per_unit = spec.per_unit;
   item.hotness = spec.hotness;
   item.weight_key = spec.weight_key;
+  item.priced_by_hotness = !spec.hotness_note.empty();
   const double per_day = spec.unit == EffortUnit::Hours ? config.hours_per_day : 1.0;
   const double likely = spec.quantity * spec.per_unit / per_day * spec.hotness;
-  item.days = spread_days(likely, spec.tier, config);
+  item.days = spec.component_project ? DayRange{likely * config.project_range.low, likely,
+                                                likely * config.project_range.high}
+                                     : spread_days(likely, spec.tier, config);
   item.basis = fmt::format("{:g} {} × {:g} {}", spec.quantity, spec.quantity_unit, spec.per_unit,
                            spec.unit == EffortUnit::Hours ? "h" : "d");
   if (!spec.per_unit_note.empty()) {
@@ -124,9 +127,9 @@ using namespace effort_detail;
 
 // Tuning days for each own-code kernel on the hot path (with no trace: every scanned kernel, at
 // no_trace.kernel_weight). Returns, per item added, the kernel rows it prices.
-void add_tuning_items(const EffortInputs& inputs, std::vector<AuditKernel>& kernels,
-                      const KernelLocator& locator, const AuditConfig& config,
-                      std::vector<EffortItem>& items,
+void add_tuning_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                      std::vector<AuditKernel>& kernels, const KernelLocator& locator,
+                      const AuditConfig& config, std::vector<EffortItem>& items,
                       std::vector<std::pair<std::size_t, std::size_t>>& item_kernel) {
   // Retune and rewrite findings inside each scanned kernel.
   std::vector<std::vector<std::size_t>> inside(inputs.scan.kernels.size());
@@ -170,6 +173,12 @@ void add_tuning_items(const EffortInputs& inputs, std::vector<AuditKernel>& kern
           "; the project builds for AMD already: the validation's benchmark run finds the hot "
           "kernels (a trace prices their tuning)";
       continue;
+    }
+    if (scanned) {
+      if (auto project = projects.owner(inputs.scan.kernels[*scanned].file)) {
+        kernel.why += "; part of " + projects.name(*project) + ", priced with it";
+        continue;
+      }
     }
     if (scanned && !inputs.scan.kernels[*scanned].is_port_work()) {
       const Kernel& definition_kernel = inputs.scan.kernels[*scanned];
@@ -246,18 +255,34 @@ EffortEstimate estimate_effort(const EffortInputs& inputs, std::vector<AuditKern
                                const AuditConfig& config) {
   const KernelLocator locator(inputs.scan);
   const DefinitionRows rows(inputs.scan, kernels);
+  const ComponentProjects projects(inputs.scan);
   std::vector<EffortItem> items;
   std::vector<std::pair<std::size_t, std::size_t>> item_kernel;
-  add_catalog_items(inputs, config, items);
+  EffortEstimate estimate;
+  add_catalog_items(inputs, projects, config, items);
   add_validation_item(inputs, config, items);
-  add_dry_run_items(inputs, kernels, rows, config, items);
-  add_tuning_items(inputs, kernels, locator, config, items, item_kernel);
-  add_rewrite_items(inputs, kernels, locator, rows, config, items);
+  add_dry_run_items(inputs, projects, kernels, rows, config, items);
+  add_tuning_items(inputs, projects, kernels, locator, config, items, item_kernel);
+  add_rewrite_items(inputs, projects, kernels, locator, rows, config, items, estimate.feature_gaps);
 
+  // Without a trace, what is unknown is which code is hot: only the items priced by hotness are
+  // widened. Validation, component projects and correctness fixes do not depend on it.
   if (!inputs.traced) {
+    auto widen = [&](DayRange& days) {
+      days.low *= config.no_trace.low_factor;
+      days.high *= config.no_trace.high_factor;
+    };
     for (EffortItem& item : items) {
-      item.days.low *= config.no_trace.low_factor;
-      item.days.high *= config.no_trace.high_factor;
+      if (item.priced_by_hotness) {
+        widen(item.days);
+        item.basis += fmt::format("; range widened ×{:g} low / ×{:g} high (no trace)",
+                                  config.no_trace.low_factor, config.no_trace.high_factor);
+      }
+    }
+    for (FeatureGap& gap : estimate.feature_gaps) {
+      if (gap.port_days && gap.port_widened) {
+        widen(*gap.port_days);
+      }
     }
   }
   for (const auto& [item, row] : item_kernel) {
@@ -279,7 +304,6 @@ EffortEstimate estimate_effort(const EffortInputs& inputs, std::vector<AuditKern
     }
     return items[a].title < items[b].title;
   });
-  EffortEstimate estimate;
   for (EffortTier tier :
        {EffortTier::Config, EffortTier::Mechanical, EffortTier::Retune, EffortTier::Rewrite}) {
     estimate.summary.tiers.push_back({tier, 0, {}});

@@ -22,6 +22,8 @@ struct EffortInputs {
 struct EffortEstimate {
   std::vector<EffortItem> items;  // by tier, then likely days (largest first), then title
   EffortSummary summary;
+  // Kernel families the project's AMD build cannot compile: not in the items or the total.
+  std::vector<FeatureGap> feature_gaps;
 };
 
 // `kernels` is select_kernels()'s list: each kernel gets its tuning days (zero when cold or not

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -45,6 +47,42 @@ class DefinitionRows {
   std::vector<std::int64_t> m_rows;
 };
 
+// The component rules the audit prices as one project each, not per site.
+bool is_cutlass_rule(std::string_view rule);  // GP-LIB-009
+bool is_tensorrt_rule(
+    std::string_view rule);  // the TensorRT API, plugins, packages, engines' build
+
+// Code that belongs to a component project — a CUTLASS/CuTe kernel family, or TensorRT with its
+// plugins — is priced inside that project: its other findings, its kernels and its translated
+// files are not priced again on their own.
+class ComponentProjects {
+ public:
+  enum class Kind : std::uint8_t { CutlassFamily, TensorRt };
+  struct Project {
+    Kind kind = Kind::CutlassFamily;
+    std::string folder;              // a family's folder ("" at the root); TensorRT: ""
+    std::set<std::string> files;     // the files that use the component itself: its size
+    std::set<std::string> derived;   // files that only name its types (GP-LIB-008): owned too
+    std::vector<std::string> trees;  // folders all of whose code belongs to it ("plugin/norm")
+    // A family in a project that builds for AMD: hipcc cannot compile CUTLASS/CuTe, so the AMD
+    // build does without it. Listed as a feature gap with its port estimate, not priced.
+    bool feature_gap = false;
+  };
+
+  explicit ComponentProjects(const ScanResult& scan);
+  // Index into projects() of the project that owns `file`, if any.
+  std::optional<std::size_t> owner(std::string_view file) const;
+  const std::vector<Project>& projects() const { return m_projects; }
+  // "the CUTLASS/CuTe kernel family in hopper/", "the TensorRT replacement"
+  std::string name(std::size_t project) const;
+
+ private:
+  std::vector<Project> m_projects;
+};
+
+// The folder (up to three levels deep) a CUTLASS/CuTe use sits in: its kernel family.
+std::string family_of(std::string_view file);
+
 struct ItemSpec {
   EffortTier tier = EffortTier::Mechanical;
   std::string title;
@@ -56,6 +94,7 @@ struct ItemSpec {
   std::string hotness_note;  // "hot", "cold", "untraced"; empty when hotness does not apply
   std::string weight_key;
   std::string per_unit_note;  // how per_unit is made: "catalog 2 h × effort.tier_weight.retune 1"
+  bool component_project = false;  // spread by effort.range.project_*, not by its tier's
 };
 
 EffortItem make_item(const ItemSpec& spec, const EffortConfig& config);
@@ -64,8 +103,8 @@ EvidenceLink finding_link(const AuditFinding& finding);
 EvidenceLink kernel_link(const AuditKernel& kernel);
 
 // Config, mechanical and retune findings priced per rule from the catalog's hours.
-void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
-                       std::vector<EffortItem>& items);
+void add_catalog_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                       const AuditConfig& config, std::vector<EffortItem>& items);
 // Without an AMD build in the project: one item to validate the ported stack on AMD (its tests,
 // numerics and a benchmark run), sized by the frameworks it relies on. Never zero: even a stack
 // that only changes config must be validated.
@@ -77,12 +116,14 @@ void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& conf
                              std::vector<EffortItem>& items);
 // Unsupported APIs, uses to review, files changed, kernels by size; with an AMD build in the
 // project, add_existing_build_item instead.
-void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
-                       const DefinitionRows& rows, const AuditConfig& config,
-                       std::vector<EffortItem>& items);
-// Rewrite items by kind, weighted by the hotness of the kernel (or file) they sit in.
-void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
-                       const KernelLocator& locator, const DefinitionRows& rows,
+void add_dry_run_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                       const std::vector<AuditKernel>& kernels, const DefinitionRows& rows,
                        const AuditConfig& config, std::vector<EffortItem>& items);
+// Rewrite items by kind, weighted by the hotness of the kernel (or file) they sit in; one item per
+// component project, holding the code it owns. A family that is a feature gap goes to `gaps`.
+void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                       const std::vector<AuditKernel>& kernels, const KernelLocator& locator,
+                       const DefinitionRows& rows, const AuditConfig& config,
+                       std::vector<EffortItem>& items, std::vector<FeatureGap>& gaps);
 
 }  // namespace gpuport::effort_detail

@@ -67,10 +67,11 @@ EvidenceLink api_link(const ApiUse& use) {
 }
 
 // Whether a file of the translation dry run is port work: product code (by the scope the scan
-// gave the file's items, else by its path) that the AMD build does not leave out.
+// gave the file's items, else by its path) that the AMD build does not leave out and that no
+// component project owns.
 class PortWorkFiles {
  public:
-  explicit PortWorkFiles(const ScanResult& scan) {
+  PortWorkFiles(const ScanResult& scan, const ComponentProjects& projects) : m_projects(projects) {
     for (const Finding& finding : scan.findings) {
       m_scope.emplace(std::string(finding.file), finding.scope);
     }
@@ -83,7 +84,7 @@ class PortWorkFiles {
   }
 
   bool contains(const std::string& file) const {
-    if (m_excluded.contains(file)) {
+    if (m_excluded.contains(file) || m_projects.owner(file)) {
       return false;
     }
     auto it = m_scope.find(file);
@@ -92,6 +93,7 @@ class PortWorkFiles {
   }
 
  private:
+  const ComponentProjects& m_projects;  // their files are priced inside the project
   std::map<std::string, Scope, std::less<>> m_scope;
   std::set<std::string, std::less<>> m_excluded;
 };
@@ -108,14 +110,18 @@ std::vector<ApiUse> port_work_uses(const std::vector<ApiUse>& uses, const PortWo
 
 }  // namespace
 
-void add_catalog_items(const EffortInputs& inputs, const AuditConfig& config,
-                       std::vector<EffortItem>& items) {
+void add_catalog_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                       const AuditConfig& config, std::vector<EffortItem>& items) {
   const auto catalog = rule_catalog();
   std::map<std::string_view, std::vector<std::size_t>> by_rule;  // sorted by rule id
   for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
     const Finding& finding = inputs.scan.findings[f];
     const RuleInfo& rule = catalog[finding.rule];
     if (!catalog_tier(rule.tier) || rule.effort_hours <= 0 || !finding.is_port_work()) {
+      continue;
+    }
+    // Mechanical and retune work in a component project's code is part of that project.
+    if (rule.tier != Tier::Config && projects.owner(std::string(finding.file))) {
       continue;
     }
     // The existing AMD build already compiles this code: the mechanical port is done.
@@ -238,15 +244,15 @@ void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& conf
   items.push_back(std::move(item));
 }
 
-void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
-                       const DefinitionRows& rows, const AuditConfig& config,
-                       std::vector<EffortItem>& items) {
+void add_dry_run_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                       const std::vector<AuditKernel>& kernels, const DefinitionRows& rows,
+                       const AuditConfig& config, std::vector<EffortItem>& items) {
   const MechanicalWeights& weights = config.effort.mechanical;
   if (inputs.scan.amd_build.exists) {
     add_existing_build_item(inputs, config, items);
     return;
   }
-  const PortWorkFiles port_work(inputs.scan);
+  const PortWorkFiles port_work(inputs.scan, projects);
   DryRunDigest dry_run;
   dry_run.unsupported = port_work_uses(inputs.dry_run.unsupported, port_work);
   dry_run.needs_review = port_work_uses(inputs.dry_run.needs_review, port_work);
@@ -314,7 +320,7 @@ void add_dry_run_items(const EffortInputs& inputs, const std::vector<AuditKernel
       {"large", weights.large_kernel_days, "effort.mechanical.large_kernel_days", {}},
   };
   for (std::size_t k = 0; k < inputs.scan.kernels.size(); ++k) {
-    if (!inputs.scan.kernels[k].is_port_work()) {
+    if (!inputs.scan.kernels[k].is_port_work() || projects.owner(inputs.scan.kernels[k].file)) {
       continue;
     }
     const std::int64_t lines = inputs.scan.kernels[k].lines_of_code;

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "audit/effort_detail.h"
 #include "scan/rules/catalog.h"
@@ -32,14 +33,13 @@ RewriteKind rewrite_kind(std::string_view rule) {
   if (rule == "GP-ASM-002" || rule == "GP-MMA-001" || rule == "GP-MMA-002") {
     return RewriteKind::Mma;
   }
-  if (rule == "GP-LIB-009") {
+  if (is_cutlass_rule(rule)) {
     return RewriteKind::Cutlass;
   }
   if (rule == "GP-ART-001") {
     return RewriteKind::TensorRtEngine;
   }
-  if (rule == "GP-LIB-007" || rule == "GP-FW-005" || rule == "GP-FW-006" ||
-      rule == "GP-BUILD-008" || rule == "GP-DEPLOY-007" || rule == "GP-PKG-004") {
+  if (is_tensorrt_rule(rule)) {
     return RewriteKind::TensorRtApi;
   }
   if (rule == "GP-ART-002" || rule == "GP-ART-003" || rule == "GP-ART-004") {
@@ -87,21 +87,9 @@ double project_days(double base, std::size_t files) {
   return base * (1 + std::log2(static_cast<double>(std::max<std::size_t>(files, 1))));
 }
 
-// The folder (up to three levels deep) a CUTLASS/CuTe use sits in: its kernel family.
-std::string family_of(std::string_view file) {
-  std::size_t end = 0;
-  for (int level = 0; level < 3; ++level) {
-    const std::size_t slash = file.find('/', end == 0 ? 0 : end + 1);
-    if (slash == std::string_view::npos) {
-      break;
-    }
-    end = slash;
-  }
-  return std::string(file.substr(0, end));
-}
-
 struct Group {
   RewriteKind kind = RewriteKind::Other;
+  std::optional<std::size_t> project;  // the component project it is, if any
   std::uint16_t rule = 0;
   std::optional<std::size_t> kernel;
   std::string file;
@@ -116,26 +104,86 @@ std::string place(const Group& group, const ScanResult& scan) {
   return group.file.empty() ? std::string() : "in " + group.file + " (outside kernels)";
 }
 
+// The files that size a project: those that use the component itself.
+std::set<std::string> project_files(const Group& group, const ComponentProjects& projects,
+                                    const ScanResult& scan) {
+  if (group.project) {
+    return projects.projects()[*group.project].files;
+  }
+  std::set<std::string> files;
+  for (std::size_t f : group.findings) {
+    files.insert(std::string(scan.findings[f].file));
+  }
+  return files;
+}
+
+// How many of a project group's findings are the component's own rule (the rest are its code's).
+std::size_t rule_findings(const Group& group, const ComponentProjects& projects,
+                          const ScanResult& scan) {
+  const auto catalog = rule_catalog();
+  const bool tensorrt =
+      projects.projects()[*group.project].kind == ComponentProjects::Kind::TensorRt;
+  std::size_t count = 0;
+  for (std::size_t f : group.findings) {
+    const std::string_view rule = catalog[scan.findings[f].rule].id;
+    count += (tensorrt ? is_tensorrt_rule(rule) : is_cutlass_rule(rule)) ? 1 : 0;
+  }
+  return count;
+}
+
+FeatureGap family_gap(const ComponentProjects::Project& project, const EffortItem& item,
+                      std::size_t findings, const AuditFinding& first) {
+  FeatureGap gap;
+  gap.component = first.component;
+  gap.folder = project.folder.empty() ? std::string() : project.folder + "/";
+  gap.findings = findings;
+  gap.first_anchor = first.anchor;
+  gap.file = first.file;
+  gap.line = first.line;
+  gap.port_days = item.days;
+  gap.port_basis = item.title + ": " + item.basis;
+  gap.port_widened = item.priced_by_hotness;
+  return gap;
+}
+
 }  // namespace
 
-void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel>& kernels,
-                       const KernelLocator& locator, const DefinitionRows& rows,
-                       const AuditConfig& config, std::vector<EffortItem>& items) {
+void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& projects,
+                       const std::vector<AuditKernel>& kernels, const KernelLocator& locator,
+                       const DefinitionRows& rows, const AuditConfig& config,
+                       std::vector<EffortItem>& items, std::vector<FeatureGap>& gaps) {
   const auto catalog = rule_catalog();
   const RewriteWeights& weights = config.effort.rewrite;
-  // Key: kind, rule (Other only), kernel index + 1 (0 outside kernels), file (outside kernels).
+  // Key: kind, rule (Other only), kernel index + 1 (0 outside kernels), file (outside kernels)
+  // or the project's folder.
   std::map<std::tuple<RewriteKind, std::string_view, std::size_t, std::string>, Group> groups;
+  // Findings of any tier inside a project's code: its evidence, priced with it.
+  std::map<std::size_t, std::vector<std::size_t>> owned;
   for (std::size_t f = 0; f < inputs.scan.findings.size(); ++f) {
     const Finding& finding = inputs.scan.findings[f];
     const RuleInfo& rule = catalog[finding.rule];
-    if (rule.tier != Tier::Rewrite || !finding.is_port_work()) {
+    if (!finding.is_port_work()) {
       continue;
     }
-    const RewriteKind kind = rewrite_kind(rule.id);
+    RewriteKind kind = rewrite_kind(rule.id);
+    // Binaries and engines inside a project's code (a plugin's cubins, a DSL's compiled
+    // kernels) go with it too.
+    const std::optional<std::size_t> project = projects.owner(std::string(finding.file));
+    if (rule.tier != Tier::Rewrite) {
+      if (project && rule.tier != Tier::Config && rule.tier != Tier::Framework) {
+        owned[*project].push_back(f);
+      }
+      continue;
+    }
     std::optional<std::size_t> kernel;
     std::string file;
-    if (kind == RewriteKind::Cutlass) {
-      file = family_of(finding.file);  // one project per family, wherever its uses sit
+    if (project) {
+      const ComponentProjects::Project& owner = projects.projects()[*project];
+      kind = owner.kind == ComponentProjects::Kind::TensorRt ? RewriteKind::TensorRtApi
+                                                             : RewriteKind::Cutlass;
+      file = owner.folder;  // one project, wherever its code sits
+    } else if (kind == RewriteKind::Cutlass) {
+      file = family_of(finding.file);
     } else if (located_in_code(kind)) {
       kernel = locator.kernel_at(finding.file, finding.line);
       if (!kernel) {
@@ -147,6 +195,7 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
     Group& group = groups[key];
     if (group.findings.empty()) {
       group.kind = kind;
+      group.project = project;
       group.rule = finding.rule;
       group.kernel = kernel;
       group.file = file;
@@ -189,15 +238,13 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
         spec.weight_key = "effort.rewrite.mma_site_days";
         break;
       case RewriteKind::Cutlass: {
-        std::set<std::string> files;
-        for (std::size_t f : group.findings) {
-          files.insert(inputs.scan.findings[f].file);
-        }
+        const std::set<std::string> files = project_files(group, projects, inputs.scan);
         spec.title = "Port the CUTLASS/CuTe kernel family " +
                      (group.file.empty() ? std::string("at the root") : "in " + group.file + "/") +
                      " to Composable Kernel, hipBLASLt, aiter or Triton";
         spec.quantity = 1;
         spec.quantity_unit = "family";
+        spec.component_project = true;
         spec.per_unit = project_days(weights.cutlass_family_days, files.size());
         spec.weight_key = "effort.rewrite.cutlass_family_days";
         spec.per_unit_note =
@@ -211,13 +258,11 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
         spec.weight_key = "effort.rewrite.tensorrt_engine_days";
         break;
       case RewriteKind::TensorRtApi: {
-        std::set<std::string> files;
-        for (std::size_t f : group.findings) {
-          files.insert(inputs.scan.findings[f].file);
-        }
+        const std::set<std::string> files = project_files(group, projects, inputs.scan);
         spec.title = "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider";
         spec.quantity = 1;
         spec.quantity_unit = "project";
+        spec.component_project = true;
         spec.per_unit = project_days(weights.tensorrt_project_days, files.size());
         spec.weight_key = "effort.rewrite.tensorrt_project_days";
         spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} files using or packaging it)",
@@ -240,6 +285,30 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
                                          rule.effort_hours, config.effort.tier_weight.rewrite);
         break;
     }
+    std::size_t owned_findings = 0;
+    std::size_t owned_kernels = 0;
+    if (group.project) {
+      owned_findings = group.findings.size() - rule_findings(group, projects, inputs.scan);
+      if (auto it = owned.find(*group.project); it != owned.end()) {
+        owned_findings += it->second.size();
+      }
+      for (const Kernel& kernel : inputs.scan.kernels) {
+        owned_kernels +=
+            kernel.is_port_work() && projects.owner(kernel.file) == group.project ? 1 : 0;
+      }
+      std::vector<std::string> parts;
+      if (owned_findings > 0) {
+        parts.push_back(
+            fmt::format("{} other finding{}", owned_findings, owned_findings == 1 ? "" : "s"));
+      }
+      if (owned_kernels > 0) {
+        parts.push_back(fmt::format("{} kernel{}", owned_kernels, owned_kernels == 1 ? "" : "s"));
+      }
+      if (!parts.empty()) {
+        spec.per_unit_note +=
+            "; includes its code's " + fmt::format("{}", fmt::join(parts, " and "));
+      }
+    }
     EffortItem item = make_item(spec, config.effort);
     if (group.kernel) {
       if (const std::int64_t row = rows.row_of(*group.kernel); row >= 0) {
@@ -248,6 +317,20 @@ void add_rewrite_items(const EffortInputs& inputs, const std::vector<AuditKernel
     }
     for (std::size_t f : group.findings) {
       item.evidence.push_back(finding_link(inputs.findings[f]));
+    }
+    if (group.project) {
+      if (auto it = owned.find(*group.project); it != owned.end()) {
+        for (std::size_t f : it->second) {
+          item.evidence.push_back(finding_link(inputs.findings[f]));
+        }
+      }
+      const ComponentProjects::Project& project = projects.projects()[*group.project];
+      if (project.feature_gap) {
+        const auto it = owned.find(*group.project);
+        const std::size_t all = group.findings.size() + (it != owned.end() ? it->second.size() : 0);
+        gaps.push_back(family_gap(project, item, all, inputs.findings[group.findings.front()]));
+        continue;
+      }
     }
     items.push_back(std::move(item));
   }

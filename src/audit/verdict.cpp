@@ -130,6 +130,8 @@ std::string_view verdict_name(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::ConfigChange:
       return "config change";
+    case VerdictKind::ExistingBuild:
+      return "validate the existing AMD build";
     case VerdictKind::ValidationPass:
       return "validation pass";
     case VerdictKind::BoundedProject:
@@ -146,6 +148,8 @@ std::string_view verdict_id(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::ConfigChange:
       return "config-change";
+    case VerdictKind::ExistingBuild:
+      return "existing-amd-build";
     case VerdictKind::ValidationPass:
       return "validation-pass";
     case VerdictKind::BoundedProject:
@@ -178,6 +182,15 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
       beyond_config += tier.days.likely;
     }
   }
+  // With an AMD build in the project, its validation item and the work beside it.
+  const EffortItem* existing_build = nullptr;
+  for (const EffortItem& item : inputs.items) {
+    if (item.weight_key == "effort.existing_build.base_days") {
+      existing_build = &item;
+    }
+  }
+  const double beside_build =
+      existing_build ? beyond_config - existing_build->days.likely : beyond_config;
   const bool hot_own = hottest_own(inputs.kernels, Hotness::Hot) != nullptr ||
                        hottest_own(inputs.kernels, Hotness::Untraced) != nullptr;
   const CostSummary& cost = inputs.cost;
@@ -197,6 +210,10 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
     verdict.kind = VerdictKind::NotWorthIt;
   } else if (beyond_config <= 0) {
     verdict.kind = VerdictKind::ConfigChange;
+  } else if (existing_build && beside_build <= std::max(config.validation_max_days,
+                                                        config.existing_build_extra_share *
+                                                            existing_build->days.likely)) {
+    verdict.kind = VerdictKind::ExistingBuild;
   } else if (!hot_own && beyond_config <= config.validation_max_days) {
     verdict.kind = VerdictKind::ValidationPass;
   } else if (effort.total.likely <= config.bounded_max_days) {
@@ -230,6 +247,8 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
     case VerdictKind::ValidationPass:
       reasons.push_back(no_hot_kernel_reason(inputs.kernels, inputs.traced));
       break;
+    case VerdictKind::ExistingBuild:
+      break;  // its largest item is the validation of that build
     case VerdictKind::BoundedProject:
     case VerdictKind::MajorProject:
       break;

@@ -208,7 +208,7 @@ TEST(AuditEffort, RewriteItemsPricedPerKindAndWeightedByHotness) {
   EXPECT_EQ(api.quantity_unit, "project");
   EXPECT_EQ(api.basis, "1 project × 40 d (20 d × (1 + log2 2 files using or packaging it))");
   EXPECT_EQ(api.evidence.size(), 3u);
-  expect_days(api.days, 20, 40, 120);
+  expect_days(api.days, 20, 40, 80);  // a component project's spread: 0.5 / 2
 }
 
 TEST(AuditEffort, MechanicalAndConfigItemsFromTheDryRunAndTheCatalog) {
@@ -253,7 +253,7 @@ TEST(AuditEffort, TotalsPerTierAreTheSumsOfTheirItems) {
   EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 51.5);  // 40 + 5 + 5 + 1 + 0.5
   EXPECT_DOUBLE_EQ(summary.total.likely, 62.4375);
   EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + (3.140625 + 1.5) + 2.25 + 25.75);
-  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 154.5);
+  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 114.5);
 }
 
 TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
@@ -265,21 +265,24 @@ TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
   expect_days(hot.days, 0.65625, 1.75, 10.5);
   EXPECT_EQ(hot.basis,
             "1 kernel × 3.5 d (2 d + 3 retune/rewrite findings × 0.5 d) × 0.5 "
-            "(no_trace.kernel_weight)");
+            "(no_trace.kernel_weight); range widened ×0.75 low / ×2 high (no trace)");
   expect_days(item(estimate, "Tune cold_kernel on AMD (if hot)").days, 0.5625, 1.5, 9);
   expect_days(item(estimate, "Tune big_kernel on AMD (if hot)").days, 0.375, 1, 6);
   EXPECT_DOUBLE_EQ(repo.kernels[0].tuning_days_likely, 1);  // big_kernel
   // Rewrite sites at the untraced weight, whatever kernel they sit in.
   const EffortItem& ptx = item(estimate, "Rewrite inline PTX in cold_kernel");
   expect_days(ptx.days, 0.5625, 1.5, 9);  // 2 × 1 × 0.75
-  EXPECT_EQ(ptx.basis, "2 sites × 1 d × 0.75 (effort.rewrite.untraced_weight)");
-  // Config and mechanical work does not depend on hotness; only its range widens.
-  expect_days(item(estimate, "GP-DEPLOY-001 Docker base image").days, 0.09375, 0.25, 1);
+  EXPECT_EQ(ptx.basis,
+            "2 sites × 1 d × 0.75 (effort.rewrite.untraced_weight); range widened ×0.75 low / "
+            "×2 high (no trace)");
+  // Config work and component projects do not depend on hotness: a missing trace leaves them
+  // as they are.
+  expect_days(item(estimate, "GP-DEPLOY-001 Docker base image").days, 0.125, 0.25, 0.5);
   expect_days(item(estimate,
                    "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution "
                    "provider")
                   .days,
-              15, 40, 240);
+              20, 40, 80);
 }
 
 TEST(AuditEffort, AnOwnHotKernelSeenTwiceIsTunedOnce) {
@@ -470,7 +473,7 @@ TEST(AuditEffort, CutlassUsesAreOneProjectPerKernelFamily) {
            "Port the CUTLASS/CuTe kernel family in csrc/attn/fmha/ to Composable "
            "Kernel, hipBLASLt, aiter or Triton");
   // 10 d × (1 + log2 4), priced in full: files with no kernel say nothing of coldness.
-  expect_days(attn.days, 15, 30, 90);
+  expect_days(attn.days, 15, 30, 60);
   EXPECT_EQ(attn.basis,
             "1 family × 30 d (10 d × (1 + log2 4 files)) × 1 (no kernel in the file: priced in "
             "full)");
@@ -478,7 +481,80 @@ TEST(AuditEffort, CutlassUsesAreOneProjectPerKernelFamily) {
   const EffortItem& root = item(estimate,
                                 "Port the CUTLASS/CuTe kernel family at the root to Composable "
                                 "Kernel, hipBLASLt, aiter or Triton");
-  expect_days(root.days, 5, 10, 30);  // one file, in a hot kernel
+  expect_days(root.days, 5, 10, 20);  // one file, in a hot kernel
+  // k.cu uses CUTLASS, so its code is the family's: its PTX, tensor-core sites and kernels are
+  // priced inside the family, not again as items of their own.
+  EXPECT_EQ(root.basis,
+            "1 family × 10 d (10 d × (1 + log2 1 files); includes its code's 8 other findings and "
+            "2 kernels) × 1 (hot kernel)");
+  for (const EffortItem& other : estimate.items) {
+    EXPECT_EQ(other.title.find("in hot_kernel"), std::string::npos) << other.title;
+    EXPECT_EQ(other.title.find("Tune hot_kernel"), std::string::npos) << other.title;
+  }
+}
+
+// In a project that builds for AMD, a CUTLASS family cannot be compiled by hipcc: the AMD build
+// does without it. It is a feature gap with what porting it would take, and its whole folder
+// (kernels, PTX, other findings) goes with it, out of the items and the total.
+TEST(AuditEffort, ACutlassFamilyBesideAnAmdBuildIsAFeatureGapNotPortWork) {
+  Repo repo(true);
+  repo.scan.amd_build.exists = true;
+  for (const char* file : {"csrc/fa3/fmha/gemm.h", "csrc/fa3/fmha/epilogue.h"}) {
+    repo.scan.findings.push_back(finding("GP-LIB-009", file, 3));
+  }
+  repo.scan.findings.push_back(finding("GP-ASM-001", "csrc/fa3/fmha/barrier.h", 9));
+  repo.scan.findings.push_back(finding("GP-WARP-001", "csrc/fa3/fmha/softmax.cu", 4));
+  repo.scan.kernels.push_back(kernel("fa3_fwd_kernel", "csrc/fa3/fmha/launch.cu", 10, 40));
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  for (const EffortItem& each : estimate.items) {
+    EXPECT_EQ(each.title.find("csrc/fa3"), std::string::npos) << each.title;
+    for (const EvidenceLink& link : each.evidence) {
+      EXPECT_FALSE(link.file.starts_with("csrc/fa3/")) << each.title << ": " << link.label;
+    }
+  }
+  ASSERT_EQ(estimate.feature_gaps.size(), 1u);
+  const FeatureGap& gap = estimate.feature_gaps[0];
+  EXPECT_EQ(gap.folder, "csrc/fa3/fmha/");
+  EXPECT_EQ(gap.findings, 4u);  // 2 CUTLASS files, the PTX and the warp-size finding
+  EXPECT_EQ(gap.file, "csrc/fa3/fmha/gemm.h");
+  ASSERT_TRUE(gap.port_days);
+  // 10 d × (1 + log2 2), in full (no kernel in the files), the project spread 0.5 / 2.
+  EXPECT_DOUBLE_EQ(gap.port_days->likely, 20);
+  EXPECT_DOUBLE_EQ(gap.port_days->high, 40);
+  EXPECT_NE(gap.port_basis.find("includes its code's 2 other findings and 1 kernel"),
+            std::string::npos)
+      << gap.port_basis;
+}
+
+// A TensorRT plugin's folder goes with the TensorRT replacement: its kernels and findings are
+// not priced again; code outside the plugin folders is.
+TEST(AuditEffort, TensorRtPluginFoldersArePricedInsideTheReplacement) {
+  Repo repo(true);
+  repo.scan.findings.push_back(finding("GP-LIB-012", "plugins/norm/norm_plugin.cpp", 8));
+  repo.scan.findings.push_back(finding("GP-WARP-001", "plugins/norm/norm_kernel.cu", 20));
+  repo.scan.findings.push_back(finding("GP-ASM-001", "plugins/norm/norm_kernel.cu", 30));
+  repo.scan.kernels.push_back(kernel("norm_kernel", "plugins/norm/norm_kernel.cu", 12, 60));
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& project = item(
+      estimate, "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider");
+  // requirements.txt and trt.py (the Repo's) and the plugin: 20 d × (1 + log2 3).
+  EXPECT_EQ(project.basis,
+            "1 project × 51.6993 d (20 d × (1 + log2 3 files using or packaging it); includes "
+            "its code's 2 other findings and 1 kernel)");
+  for (const EffortItem& each : estimate.items) {
+    if (&each == &project) {
+      continue;
+    }
+    for (const EvidenceLink& link : each.evidence) {
+      EXPECT_FALSE(link.file.starts_with("plugins/norm/")) << each.title << ": " << link.label;
+    }
+  }
+  // The Repo's own kernels, outside any plugin folder, are still ported.
+  item(estimate, "Rewrite inline PTX in hot_kernel");
 }
 
 // The same rule matching the same text n times is one fix repeated: 1 + log2(n) units.

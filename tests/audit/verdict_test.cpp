@@ -59,6 +59,39 @@ Case saving_case() {
   return c;
 }
 
+// With an AMD build in the project, validating it is the answer while the work beside it is at
+// most an engineer-week (validation_max_days) or half the validation, whichever is larger.
+TEST(AuditVerdict, AnExistingAmdBuildWithLittleBesideItIsValidatedNotPorted) {
+  for (const auto& [beside, kind] :
+       {std::pair{7.0, VerdictKind::ExistingBuild}, std::pair{7.6, VerdictKind::BoundedProject}}) {
+    Case c = saving_case();
+    c.add(EffortTier::Mechanical, "Validate and benchmark the existing AMD build",
+          {11.25, 15, 22.5});
+    c.items.back().weight_key = "effort.existing_build.base_days";
+    c.add(EffortTier::Retune, "GP-WARP-001 Warp size (wave64)", {beside / 2, beside, beside * 3});
+    c.kernel("reduce_kernel", Hotness::Untraced, 0);
+    const VerdictSummary verdict =
+        decide_verdict({c.items, c.effort, c.kernels, c.cost, false}, VerdictConfig{5, 60, 0.5});
+    EXPECT_EQ(verdict.kind, kind) << beside;
+    if (kind == VerdictKind::ExistingBuild) {
+      EXPECT_EQ(verdict.headline, "Validate the existing AMD build: 15–44 engineer-days");
+      ASSERT_EQ(verdict.reasons.size(), 3u);
+      EXPECT_EQ(verdict.reasons[0].text,
+                "Validate and benchmark the existing AMD build: 15 days likely (11–23 days)");
+      EXPECT_EQ(verdict.reasons[2].anchor, "cost");
+    }
+  }
+  // Without an AMD build of its own, the same work is not this verdict.
+  Case c = saving_case();
+  c.add(EffortTier::Mechanical, "Validate on AMD: the test suite, numerics and a benchmark run",
+        {1.5, 2, 3});
+  c.add(EffortTier::Retune, "GP-WARP-001 Warp size (wave64)", {1, 2, 6});
+  EXPECT_EQ(
+      decide_verdict({c.items, c.effort, c.kernels, c.cost, true}, VerdictConfig{5, 60, 0.5}).kind,
+      VerdictKind::ValidationPass);
+  EXPECT_EQ(verdict_id(VerdictKind::ExistingBuild), "existing-amd-build");
+}
+
 TEST(AuditVerdict, NoSavingIsNotWorthItWhateverTheEffort) {
   Case c = saving_case();
   c.add(EffortTier::Config, "GP-DEPLOY-001 Docker base image", {0.125, 0.25, 0.5});

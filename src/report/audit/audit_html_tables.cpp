@@ -174,15 +174,21 @@ std::string feature_gaps_section(const AuditResult& result) {
   }
   std::string out =
       "<section id=\"feature-gaps\">\n<h2>CUDA-only features without an AMD branch</h2>\n"
-      "<p>Product code the AMD build leaves out with nothing in its place: optional features, "
-      "listed and not priced.</p>\n<table>\n<tr><th>component</th><th>findings</th>"
-      "<th>first</th><th>on AMD instead</th></tr>\n";
+      "<p>Product code the AMD build leaves out with nothing in its place, or cannot compile: "
+      "optional features, listed and not in the total.</p>\n<table>\n<tr><th>component</th>"
+      "<th>findings</th><th>first</th><th>on AMD instead</th><th>to port it anyway</th></tr>\n";
   for (const FeatureGap& gap : result.feature_gaps) {
-    out += fmt::format("<tr><td>{}</td>{}<td>{}</td><td>{}</td></tr>\n", html_escape(gap.component),
-                       number_cell(format_count(static_cast<std::int64_t>(gap.findings))),
-                       fmt::format("<a href=\"#{}\">{}</a>", html_escape(gap.first_anchor),
-                                   location(gap.file, gap.line)),
-                       html_escape(gap.amd_equivalent));
+    out += fmt::format(
+        "<tr><td>{}{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(gap.component),
+        gap.folder.empty() ? std::string() : " in <code>" + html_escape(gap.folder) + "</code>",
+        number_cell(format_count(static_cast<std::int64_t>(gap.findings))),
+        fmt::format("<a href=\"#{}\">{}</a>", html_escape(gap.first_anchor),
+                    location(gap.file, gap.line)),
+        html_escape(gap.amd_equivalent),
+        gap.port_days ? html_escape(format_days(gap.port_days->likely) + " days likely (" +
+                                    format_days(gap.port_days->low) + "–" +
+                                    format_days(gap.port_days->high) + ")")
+                      : std::string("—"));
   }
   out += "</table>\n";
   return out + "</section>\n";

@@ -366,6 +366,13 @@ void write_feature_gaps(JsonWriter& json, const std::vector<FeatureGap>& gaps) {
     json.field("first", gap.first_anchor);
     json.field("file", gap.file);
     json.field("line", gap.line);
+    json.field("folder", gap.folder);
+    if (gap.port_days) {
+      write_days(json, "port_days", *gap.port_days);
+    } else {
+      json.null_field("port_days");
+    }
+    json.field("port_basis", gap.port_basis);
     json.end_object();
   }
   json.end_array();

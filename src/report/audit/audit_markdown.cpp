@@ -317,12 +317,20 @@ void feature_gaps(std::string& out, const AuditResult& result) {
   if (result.feature_gaps.empty()) {
     return;
   }
-  out += "\n## CUDA-only features without an AMD branch (not priced)\n\n";
-  out += "| component | findings | first | on AMD instead |\n|---|--:|---|---|\n";
+  out += "\n## CUDA-only features without an AMD branch (not in the total)\n\n";
+  out +=
+      "| component | findings | first | on AMD instead | to port it anyway |\n"
+      "|---|--:|---|---|---|\n";
   for (const FeatureGap& gap : result.feature_gaps) {
-    out += fmt::format("| {} | {} | {} | {} |\n", markdown_cell(gap.component),
-                       format_count(static_cast<std::int64_t>(gap.findings)),
-                       where(gap.file, gap.line), markdown_cell(gap.amd_equivalent));
+    out +=
+        fmt::format("| {}{} | {} | {} | {} | {} |\n", markdown_cell(gap.component),
+                    gap.folder.empty() ? std::string() : " in `" + markdown_cell(gap.folder) + "`",
+                    format_count(static_cast<std::int64_t>(gap.findings)),
+                    where(gap.file, gap.line), markdown_cell(gap.amd_equivalent),
+                    gap.port_days ? format_days(gap.port_days->likely) + " days likely (" +
+                                        format_days(gap.port_days->low) + "–" +
+                                        format_days(gap.port_days->high) + ")"
+                                  : std::string("—"));
   }
 }
 

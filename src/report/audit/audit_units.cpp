@@ -57,6 +57,8 @@ std::string_view verdict_title(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::ConfigChange:
       return "Config change";
+    case VerdictKind::ExistingBuild:
+      return "Validate the existing AMD build";
     case VerdictKind::ValidationPass:
       return "Validation pass";
     case VerdictKind::BoundedProject:

@@ -1,0 +1,126 @@
+// Which code belongs to a component project (a CUTLASS/CuTe kernel family, TensorRT and its
+// plugins), so that the project is priced once and its code is not priced again.
+#include <algorithm>
+
+#include "audit/effort_detail.h"
+#include "scan/rules/catalog.h"
+
+namespace gpuport::effort_detail {
+
+namespace {
+
+std::string_view folder_of(std::string_view file) {
+  const std::size_t slash = file.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : file.substr(0, slash);
+}
+
+bool is_under(std::string_view file, std::string_view folder) {
+  return !folder.empty() && file.size() > folder.size() && file.starts_with(folder) &&
+         file[folder.size()] == '/';
+}
+
+}  // namespace
+
+bool is_cutlass_rule(std::string_view rule) {
+  return rule == "GP-LIB-009";
+}
+
+bool is_tensorrt_rule(std::string_view rule) {
+  return rule == "GP-LIB-007" || rule == "GP-LIB-012" || rule == "GP-FW-005" ||
+         rule == "GP-FW-006" || rule == "GP-BUILD-008" || rule == "GP-DEPLOY-007" ||
+         rule == "GP-PKG-004";
+}
+
+std::string family_of(std::string_view file) {
+  std::size_t end = 0;
+  for (int level = 0; level < 3; ++level) {
+    const std::size_t slash = file.find('/', end == 0 ? 0 : end + 1);
+    if (slash == std::string_view::npos) {
+      break;
+    }
+    end = slash;
+  }
+  return std::string(file.substr(0, end));
+}
+
+ComponentProjects::ComponentProjects(const ScanResult& scan) {
+  const auto catalog = rule_catalog();
+  std::map<std::string, std::size_t> family_index;
+  std::optional<std::size_t> tensorrt;
+  for (const Finding& finding : scan.findings) {
+    if (!finding.is_port_work()) {
+      continue;
+    }
+    const std::string_view rule = catalog[finding.rule].id;
+    const std::string file(finding.file);
+    if (is_cutlass_rule(rule)) {
+      const std::string family = family_of(file);
+      auto [it, added] = family_index.emplace(family, m_projects.size());
+      if (added) {
+        Project project;
+        project.kind = Kind::CutlassFamily;
+        project.folder = family;
+        project.feature_gap = scan.amd_build.exists;
+        // A CUDA-only feature is its whole folder; a family to port is the files that use it.
+        if (project.feature_gap && !family.empty()) {
+          project.trees.push_back(family);
+        }
+        m_projects.push_back(std::move(project));
+      }
+      m_projects[it->second].files.insert(file);
+    } else if (is_tensorrt_rule(rule)) {
+      if (!tensorrt) {
+        tensorrt = m_projects.size();
+        m_projects.push_back(Project{Kind::TensorRt, "", {}, {}, {}, false});
+      }
+      Project& project = m_projects[*tensorrt];
+      project.files.insert(file);
+      // A plugin's folder (two levels down or deeper, so never a whole source tree) holds its
+      // kernels and helpers: on AMD they go with the plugin.
+      const std::string_view folder = folder_of(file);
+      if (rule == "GP-LIB-012" && std::count(folder.begin(), folder.end(), '/') >= 1 &&
+          std::find(project.trees.begin(), project.trees.end(), folder) == project.trees.end()) {
+        project.trees.emplace_back(folder);
+      }
+    }
+  }
+  // Code that only names TensorRT's types (GP-LIB-008) goes with TensorRT when it is replaced.
+  if (tensorrt) {
+    for (const Finding& finding : scan.findings) {
+      if (finding.is_port_work() && catalog[finding.rule].id == std::string_view("GP-LIB-008")) {
+        m_projects[*tensorrt].derived.insert(std::string(finding.file));
+      }
+    }
+  }
+}
+
+std::optional<std::size_t> ComponentProjects::owner(std::string_view file) const {
+  for (std::size_t p = 0; p < m_projects.size(); ++p) {
+    if (m_projects[p].files.contains(std::string(file)) ||
+        m_projects[p].derived.contains(std::string(file))) {
+      return p;
+    }
+  }
+  std::optional<std::size_t> best;
+  std::size_t best_length = 0;
+  for (std::size_t p = 0; p < m_projects.size(); ++p) {
+    for (const std::string& tree : m_projects[p].trees) {
+      if (is_under(file, tree) && tree.size() > best_length) {
+        best = p;
+        best_length = tree.size();
+      }
+    }
+  }
+  return best;
+}
+
+std::string ComponentProjects::name(std::size_t project) const {
+  const Project& p = m_projects[project];
+  if (p.kind == Kind::TensorRt) {
+    return "the TensorRT replacement";
+  }
+  return "the CUTLASS/CuTe kernel family " +
+         (p.folder.empty() ? std::string("at the root") : "in " + p.folder + "/");
+}
+
+}  // namespace gpuport::effort_detail
