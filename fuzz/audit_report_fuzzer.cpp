@@ -89,7 +89,19 @@ AuditResult build(FuzzedDataProvider& in) {
                           AmdBuild{b.pick<AmdBuildState>(3), in.ConsumeBool(), b.line()}});
   }
   for (std::size_t i = b.items(2); i > 0; --i) {
-    r.feature_gaps.push_back({b.text(), b.text(), b.line(), b.text(), b.text(), b.line()});
+    FeatureGap gap;
+    gap.component = b.text();
+    gap.amd_equivalent = b.text();
+    gap.findings = b.line();
+    gap.first_anchor = b.text();
+    gap.file = b.text();
+    gap.line = b.line();
+    gap.folder = b.text();
+    if (in.ConsumeBool()) {  // a kernel family beside an AMD build, with its port estimate
+      gap.port_days = b.days();
+      gap.port_basis = b.text();
+    }
+    r.feature_gaps.push_back(gap);
   }
   for (std::size_t i = b.items(3); i > 0; --i) {
     AuditKernel kernel;
@@ -144,6 +156,17 @@ AuditResult build(FuzzedDataProvider& in) {
     r.effort.tiers.push_back({static_cast<EffortTier>(tier), b.line(), b.days()});
   }
   r.effort.total = b.days();
+  MagnitudeCheck& magnitude = r.effort.magnitude;
+  magnitude.state = b.pick<MagnitudeState>(4);
+  magnitude.kernels = b.line();
+  magnitude.kernel_lines = b.count();
+  magnitude.port_days = b.number();
+  if (in.ConsumeBool()) {
+    magnitude.lines_per_day = b.number();
+  }
+  magnitude.plausible_low = b.number();
+  magnitude.plausible_high = b.number();
+  magnitude.text = b.text();
   CostSummary& cost = r.cost;
   for (PlatformCost* platform : {&cost.nvidia, &cost.amd}) {
     *platform = {b.pick<Vendor>(3), b.text(),   b.number(), b.line(),    b.number(),
@@ -165,7 +188,7 @@ AuditResult build(FuzzedDataProvider& in) {
   if (in.ConsumeBool()) {
     cost.payback_ratio = b.number();
   }
-  r.verdict.kind = b.pick<VerdictKind>(5);
+  r.verdict.kind = b.pick<VerdictKind>(6);
   r.verdict.headline = b.text();
   r.verdict.days_low = b.number();
   r.verdict.days_high = b.number();
@@ -223,7 +246,8 @@ AuditResult placeheld(AuditResult r) {
     p(finding.file), p(finding.excerpt), p(finding.detail);
   }
   for (FeatureGap& gap : r.feature_gaps) {
-    p(gap.component), p(gap.amd_equivalent), p(gap.first_anchor), p(gap.file);
+    p(gap.component), p(gap.amd_equivalent), p(gap.first_anchor), p(gap.file), p(gap.folder);
+    p(gap.port_basis);
   }
   for (AuditKernel& kernel : r.kernels) {
     p(kernel.anchor), p(kernel.name), p(kernel.raw_name), p(kernel.owner), p(kernel.why);
@@ -249,6 +273,7 @@ AuditResult placeheld(AuditResult r) {
     p(reason.text), p(reason.anchor);
   }
   p(r.coverage.note);
+  p(r.effort.magnitude.text);
   for (std::string& warning : r.warnings) {
     p(warning);
   }

@@ -12,6 +12,7 @@
 #include "audit/effort.h"
 #include "audit/findings.h"
 #include "audit/hot_kernels.h"
+#include "audit/magnitude.h"
 #include "audit/verdict.h"
 #include "hipify/hipify_tree.h"
 #include "profile/analysis/profile.h"
@@ -204,6 +205,8 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
     result.feature_gaps.push_back(std::move(gap));
   }
   result.effort = effort.summary;
+  result.effort.magnitude =
+      check_magnitude(scan_result, result.items, result.effort, config.magnitude);
   result.cost = estimate_cost(config.cost, result.effort.total);
   result.coverage = coverage(traced, config.no_trace);
   result.verdict = decide_verdict(

@@ -199,9 +199,31 @@ struct EffortTierTotal {
   DayRange days;
 };
 
+enum class MagnitudeState : std::uint8_t {
+  NotChecked,  // no kernel code in scope, or too little port work to judge by its size
+  Plausible,   // the implied rate is inside the documented range
+  TooHigh,     // fewer kernel lines per engineer-day than the range: the estimate may be high
+  TooLow,      // more than the range (and no AMD build to validate): it may be low
+};
+
+// The estimate against the size of the code it prices: kernel lines in scope per likely
+// engineer-day of port work (everything but validation and config), checked against a
+// documented plausible range (docs/estimate-model.md, *Magnitude check*).
+struct MagnitudeCheck {
+  std::uint64_t kernels = 0;       // port-work kernels (product code the AMD build may compile)
+  std::uint64_t kernel_lines = 0;  // their lines of code
+  double port_days = 0;            // likely days beside validation and config
+  std::optional<double> lines_per_day;  // kernel_lines / port_days, when checked
+  double plausible_low = 0;             // lines per engineer-day
+  double plausible_high = 0;
+  MagnitudeState state = MagnitudeState::NotChecked;
+  std::string text;  // one sentence for people
+};
+
 struct EffortSummary {
   std::vector<EffortTierTotal> tiers;  // Config, Mechanical, Retune, Rewrite (all four, always)
   DayRange total;
+  MagnitudeCheck magnitude;
 };
 
 // ---- Cost

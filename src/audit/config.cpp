@@ -235,6 +235,11 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   config.verdict.bounded_max_days =
       in.at_least("verdict.bounded_max_days", config.verdict.validation_max_days);
 
+  config.magnitude.min_lines_per_day = in.above("magnitude.min_lines_per_day", 0);
+  config.magnitude.max_lines_per_day =
+      in.at_least("magnitude.max_lines_per_day", config.magnitude.min_lines_per_day);
+  config.magnitude.min_port_days = in.at_least("magnitude.min_port_days", 0);
+
   config.scan_exclude = in.strings("scan.exclude");
   return config;
 }

@@ -119,6 +119,14 @@ struct VerdictConfig {
   double existing_build_extra_share = 0;
 };
 
+// The magnitude check's plausible kernel lines per engineer-day of port work, and the port work
+// below which it is not judged.
+struct MagnitudeConfig {
+  double min_lines_per_day = 0;
+  double max_lines_per_day = 0;
+  double min_port_days = 0;
+};
+
 struct AuditConfig {
   std::optional<std::string> path;  // the project's file; none: the defaults alone
   EffortConfig effort;
@@ -126,6 +134,7 @@ struct AuditConfig {
   NoTraceConfig no_trace;
   CostConfig cost;
   VerdictConfig verdict;
+  MagnitudeConfig magnitude;
   // [scan] exclude: gitignore-syntax globs of paths every scan of the tree leaves out, applied
   // before the command line's --exclude globs (so a later "!glob" there re-includes).
   std::vector<std::string> scan_exclude;

@@ -189,6 +189,17 @@ inline AuditResult sample_audit() {
                          {EffortTier::Retune, 0, {0, 0, 0}},
                          {EffortTier::Rewrite, 1, {2, 3, 8}}};
   result.effort.total = {2.75, 4.5, 11};
+  // Flagged, so that the banner's check line is rendered too.
+  result.effort.magnitude.state = MagnitudeState::TooHigh;
+  result.effort.magnitude.kernels = 2;
+  result.effort.magnitude.kernel_lines = 30;
+  result.effort.magnitude.port_days = 4;
+  result.effort.magnitude.lines_per_day = 7.5;
+  result.effort.magnitude.plausible_low = 10;
+  result.effort.magnitude.plausible_high = 2000;
+  result.effort.magnitude.text =
+      "30 kernel lines in 2 kernels in scope; the port work (4 days likely) implies 7.5 lines per "
+      "engineer-day, below the plausible 10–2,000: the estimate may be too high";
 
   CostSummary& cost = result.cost;
   cost.nvidia = {Vendor::Nvidia, "H100", 4.0, 1, 10, false, 111.11, 11111.11, std::nullopt};

@@ -126,6 +126,10 @@ std::string summary_section(const AuditResult& result) {
   for (const std::string& assumed : verdict.assumed) {
     out += fmt::format("<p class=\"note assumed\">Assumed: {}.</p>\n", html_escape(assumed));
   }
+  if (flags_the_estimate(result.effort.magnitude)) {
+    out += fmt::format("<p class=\"note assumed\">Check: {}.</p>\n",
+                       html_escape(result.effort.magnitude.text));
+  }
   out += "<h3>Why</h3>\n<ol class=\"reasons\">\n";
   for (const VerdictReason& reason : verdict.reasons) {
     out += fmt::format("<li>{}</li>\n", html::link(reason.anchor, reason.text));
@@ -233,6 +237,8 @@ std::string effort_section(const AuditResult& result) {
                      html::number_cell(format_days(result.effort.total.low)),
                      html::number_cell(format_days(result.effort.total.likely)),
                      html::number_cell(format_days(result.effort.total.high)));
+  out += fmt::format("<p class=\"note\" id=\"magnitude\">Magnitude check: {}.</p>\n",
+                     html_escape(result.effort.magnitude.text));
   if (!result.coverage.note.empty()) {
     out += fmt::format("<p class=\"note\">{}</p>\n", html_escape(result.coverage.note));
   }

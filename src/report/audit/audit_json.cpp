@@ -146,6 +146,22 @@ void write_effort(JsonWriter& json, const EffortSummary& effort) {
   }
   json.end_array();
   write_days(json, "total", effort.total);
+  const MagnitudeCheck& magnitude = effort.magnitude;
+  json.key("magnitude");
+  json.begin_object();
+  json.field("state", magnitude_state_key(magnitude.state));
+  json.field("kernels", magnitude.kernels);
+  json.field("kernel_lines", magnitude.kernel_lines);
+  json.field("port_days", round2(magnitude.port_days));
+  if (magnitude.lines_per_day) {
+    json.field("lines_per_day", round2(*magnitude.lines_per_day));
+  } else {
+    json.null_field("lines_per_day");
+  }
+  json.field("plausible_low", magnitude.plausible_low);
+  json.field("plausible_high", magnitude.plausible_high);
+  json.field("text", magnitude.text);
+  json.end_object();
   json.end_object();
 }
 

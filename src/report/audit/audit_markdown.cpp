@@ -60,7 +60,10 @@ void summary(std::string& out, const AuditResult& result, const Limits& limits) 
   for (const std::string& assumed : verdict.assumed) {
     out += fmt::format("> Assumed: {}.\n", markdown_cell(assumed));
   }
-  if (!verdict.assumed.empty()) {
+  if (flags_the_estimate(result.effort.magnitude)) {
+    out += fmt::format("> Check: {}.\n", markdown_cell(result.effort.magnitude.text));
+  }
+  if (!verdict.assumed.empty() || flags_the_estimate(result.effort.magnitude)) {
     out += "\n";
   }
   if (!verdict.reasons.empty()) {
@@ -176,6 +179,7 @@ void effort(std::string& out, const AuditResult& result) {
   }
   out += fmt::format("| **total** | {} | {} |\n", result.items.size(),
                      days_cells(result.effort.total));
+  out += fmt::format("\nMagnitude check: {}.\n", markdown_cell(result.effort.magnitude.text));
 }
 
 void cost(std::string& out, const CostSummary& cost) {

@@ -53,6 +53,24 @@ std::string_view hotness_key(Hotness hotness) {
   return "cold";
 }
 
+std::string_view magnitude_state_key(MagnitudeState state) {
+  switch (state) {
+    case MagnitudeState::Plausible:
+      return "plausible";
+    case MagnitudeState::TooHigh:
+      return "too-high";
+    case MagnitudeState::TooLow:
+      return "too-low";
+    case MagnitudeState::NotChecked:
+      break;
+  }
+  return "not-checked";
+}
+
+bool flags_the_estimate(const MagnitudeCheck& check) {
+  return check.state == MagnitudeState::TooHigh || check.state == MagnitudeState::TooLow;
+}
+
 std::string_view verdict_title(VerdictKind kind) {
   switch (kind) {
     case VerdictKind::ConfigChange:

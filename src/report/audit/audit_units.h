@@ -27,6 +27,11 @@ std::string port_role(const AuditFinding& finding);
 
 // "3 / 5 / 9 days" (low / likely / high).
 std::string format_day_range(const DayRange& range);
+
+// "not-checked", "plausible", "too-high", "too-low"
+std::string_view magnitude_state_key(MagnitudeState state);
+// The check flags the estimate (too high or too low): shown with the verdict.
+bool flags_the_estimate(const MagnitudeCheck& check);
 // Dollars: "$0.42", "$347.20" below $1,000; "$12,345" from there; "-$1,200" below zero.
 std::string format_dollars(double dollars);
 // "7.3 months"; "never" when there is no payback.
