@@ -156,6 +156,12 @@ AuditResult build(FuzzedDataProvider& in) {
     r.effort.tiers.push_back({static_cast<EffortTier>(tier), b.line(), b.days()});
   }
   r.effort.total = b.days();
+  r.measure_first.first = b.text();
+  for (std::size_t i = b.items(3); i > 0; --i) {
+    r.measure_first.steps.push_back(
+        {b.pick<KernelClass>(12), b.text(), b.number(), b.text(), b.text(), b.text()});
+  }
+  r.measure_first.largest_risk = b.text();
   MagnitudeCheck& magnitude = r.effort.magnitude;
   magnitude.state = b.pick<MagnitudeState>(4);
   magnitude.kernels = b.line();
@@ -274,6 +280,10 @@ AuditResult placeheld(AuditResult r) {
   }
   p(r.coverage.note);
   p(r.effort.magnitude.text);
+  p(r.measure_first.first), p(r.measure_first.largest_risk);
+  for (MeasureStep& step : r.measure_first.steps) {
+    p(step.what), p(step.amd_counterpart), p(step.how), p(step.anchor);
+  }
   for (std::string& warning : r.warnings) {
     p(warning);
   }

@@ -13,6 +13,7 @@
 #include "audit/findings.h"
 #include "audit/hot_kernels.h"
 #include "audit/magnitude.h"
+#include "audit/measure_first.h"
 #include "audit/verdict.h"
 #include "hipify/hipify_tree.h"
 #include "profile/analysis/profile.h"
@@ -209,6 +210,7 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
       check_magnitude(scan_result, result.items, result.effort, config.magnitude);
   result.cost = estimate_cost(config.cost, result.effort.total);
   result.coverage = coverage(traced, config.no_trace);
+  result.measure_first = plan_measurements(result.class_time, result.kernels, config.hot.threshold);
   result.verdict = decide_verdict(
       {result.items, result.effort, result.kernels, result.cost, traced}, config.verdict);
 

@@ -302,6 +302,26 @@ struct VerdictSummary {
   bool cost_decides = false;
 };
 
+// ---- What to measure before committing
+// -------------------------------------------------------------------------------------
+
+// A kind of library or framework work on the hot path: unpriced (AMD's counterpart is tuned by
+// its maintainers), so only a measurement says whether it holds on AMD.
+struct MeasureStep {
+  KernelClass klass = KernelClass::Unknown;
+  std::string what;             // "cuBLAS / cuBLASLt GEMMs"
+  double share = 0;             // of GPU time, 0..1 (the largest over the traces)
+  std::string amd_counterpart;  // "hipBLASLt / rocBLAS"
+  std::string how;              // what to compare in the measurement of MeasurePlan::first
+  std::string anchor;           // its hottest kernel's row: "kernel-4"; empty when none listed
+};
+
+struct MeasurePlan {
+  std::string first;               // the measurement every step reads: bench and profile on AMD
+  std::vector<MeasureStep> steps;  // largest share first
+  std::string largest_risk;        // one sentence naming the largest unpriced risk
+};
+
 // ---- Coverage
 // ------------------------------------------------------------------------------------
 
@@ -331,6 +351,7 @@ struct AuditResult {
   EffortSummary effort;
   CostSummary cost;
   VerdictSummary verdict;
+  MeasurePlan measure_first;  // the hot library work to measure on AMD, and the largest risk
   TraceCoverage coverage;
   double hot_threshold = 0.02;        // share of GPU time
   std::vector<std::string> warnings;  // one line each: unreadable files, unjoined kernels, ...

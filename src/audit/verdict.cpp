@@ -10,23 +10,6 @@ namespace gpuport {
 
 namespace {
 
-std::string dollars(double amount) {
-  const double rounded = std::round(std::abs(amount));
-  const std::string digits = fmt::format("{:.0f}", rounded);
-  std::string grouped = amount < 0 && rounded > 0 ? "-$" : "$";
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) {
-      grouped += ',';
-    }
-    grouped += digits[i];
-  }
-  return grouped;
-}
-
-std::string per_million(double amount) {
-  return fmt::format("${:.2f}", amount);
-}
-
 std::string range_text(const DayRange& days) {
   return format_days(days.low) + "–" + format_days(days.high);
 }
@@ -40,10 +23,10 @@ VerdictReason cost_question(const CostSummary& cost) {
       "At these prices AMD breaks even at {:.2f}x of NVIDIA's throughput{}: measure both with "
       "`gpuport bench` (the throughputs here are placeholders)",
       cost.break_even_ratio,
-      cost.payback_ratio
-          ? fmt::format(" and pays the {} port back within {:g} months at {:.2f}x",
-                        dollars(cost.porting_cost.likely), cost.horizon_months, *cost.payback_ratio)
-          : std::string());
+      cost.payback_ratio ? fmt::format(" and pays the {} port back within {:g} months at {:.2f}x",
+                                       format_money(cost.porting_cost.likely), cost.horizon_months,
+                                       *cost.payback_ratio)
+                         : std::string());
   return reason;
 }
 
@@ -54,21 +37,21 @@ VerdictReason cost_reason(const CostSummary& cost) {
   if (cost.nvidia.throughput_assumed || cost.amd.throughput_assumed) {
     return cost_question(cost);
   }
-  const std::string prices = per_million(cost.amd.cost_per_million) + " per 1M requests on " +
+  const std::string prices = format_money(cost.amd.cost_per_million) + " per 1M requests on " +
                              cost.amd.gpu + " against " +
-                             per_million(cost.nvidia.cost_per_million) + " on " + cost.nvidia.gpu;
+                             format_money(cost.nvidia.cost_per_million) + " on " + cost.nvidia.gpu;
   if (!cost.payback_months) {
     reason.text = "AMD costs " + prices + ", so there is no saving to pay back the port";
   } else if (*cost.payback_months > cost.horizon_months) {
     reason.text = fmt::format(
         "The saving of {} a month ({}) pays the {} port back in {:.1f} months, beyond the "
         "{:g}-month horizon",
-        dollars(cost.monthly_delta), prices, dollars(cost.porting_cost.likely),
+        format_money(cost.monthly_delta), prices, format_money(cost.porting_cost.likely),
         *cost.payback_months, cost.horizon_months);
   } else {
     reason.text = fmt::format("AMD saves {} a month ({}): the {} port pays back in {:.1f} months",
-                              dollars(cost.monthly_delta), prices,
-                              dollars(cost.porting_cost.likely), *cost.payback_months);
+                              format_money(cost.monthly_delta), prices,
+                              format_money(cost.porting_cost.likely), *cost.payback_months);
   }
   return reason;
 }
@@ -160,6 +143,30 @@ std::string_view verdict_id(VerdictKind kind) {
       break;
   }
   return "not-worth-it";
+}
+
+std::string format_money(double dollars) {
+  if (!std::isfinite(dollars)) {
+    return "-";
+  }
+  const std::string sign = dollars < 0 ? "-" : "";
+  const double magnitude = std::fabs(dollars);
+  if (std::round(magnitude * 100) / 100 < 1000) {
+    const std::string text = fmt::format("{:.2f}", magnitude);
+    return (text == "0.00" ? "" : sign) + "$" + text;
+  }
+  if (magnitude >= 1e15) {  // beyond any budget; also keeps llround in range
+    return sign + fmt::format("${:.3g}", magnitude);
+  }
+  const std::string digits = fmt::format("{}", std::llround(magnitude));
+  std::string grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) {
+      grouped += ',';
+    }
+    grouped += digits[i];
+  }
+  return sign + "$" + grouped;
 }
 
 std::string format_days(double days) {

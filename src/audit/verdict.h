@@ -26,6 +26,10 @@ std::string_view verdict_name(VerdictKind kind);
 // Stable lower-case ids for JSON: "config-change", ..., "not-worth-it".
 std::string_view verdict_id(VerdictKind kind);
 
+// Money as every report shows it: cents under $1,000 ("$921.30"), whole grouped dollars above
+// ("$27,352"), "-" when not finite.
+std::string format_money(double dollars);
+
 // Days as the verdict shows them: one decimal under 10 ("0.5", "7.3", "2"), whole days above.
 std::string format_days(double days);
 

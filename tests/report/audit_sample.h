@@ -189,6 +189,10 @@ inline AuditResult sample_audit() {
                          {EffortTier::Retune, 0, {0, 0, 0}},
                          {EffortTier::Rewrite, 1, {2, 3, 8}}};
   result.effort.total = {2.75, 4.5, 11};
+  result.measure_first.first = "run gpuport bench against both deployments";
+  result.measure_first.steps.push_back({KernelClass::VendorBlas, "cuBLAS / cuBLASLt GEMMs", 0.5,
+                                        "hipBLASLt / rocBLAS", "compare GEMM time", "kernel-2"});
+  result.measure_first.largest_risk = "50.0% of GPU time is in cuBLAS / cuBLASLt GEMMs";
   // Flagged, so that the banner's check line is rendered too.
   result.effort.magnitude.state = MagnitudeState::TooHigh;
   result.effort.magnitude.kernels = 2;

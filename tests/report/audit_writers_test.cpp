@@ -112,8 +112,9 @@ TEST(AuditHtml, EveryInternalLinkLandsOnAnId) {
   const std::string html = render_audit_html(testing::sample_audit());
   const std::set<std::string> ids = matches(html, R"re(\bid="([^"]*)")re");
   const std::set<std::string> targets = matches(html, R"re(href="#([^"]*)")re");
-  // 8 sections, 2 reasons' rows, 1 finding, and the two feature gaps' first findings
-  ASSERT_EQ(targets.size(), 13u);
+  // 9 sections, 2 reasons' rows, 1 finding, the two feature gaps' first findings and the
+  // measure-first row's kernel (kernel-2)
+  ASSERT_EQ(targets.size(), 15u);
   for (const std::string& target : targets) {
     EXPECT_TRUE(ids.count(target)) << "no id for #" << target;
   }
@@ -121,7 +122,7 @@ TEST(AuditHtml, EveryInternalLinkLandsOnAnId) {
        {"summary", "portability", "gpu-time", "effort", "cost", "items", "kernels", "findings",
         "item-1", "item-2", "item-3", "kernel-1", "kernel-2", "kernel-3",
         "finding-GP-ASM-001-csrc/a.cu-12", "feature-gaps", "finding-GP-ASM-002-csrc/a.cu-40",
-        "finding-GP-LIB-009-hopper/mainloop.hpp-3"}) {
+        "finding-GP-LIB-009-hopper/mainloop.hpp-3", "measure-first"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
 }

@@ -111,7 +111,8 @@ std::string inputs_paragraph(const AuditResult& result) {
 std::string navigation() {
   return "<nav><a href=\"#summary\">Summary</a><a href=\"#portability\">Portability</a>"
          "<a href=\"#gpu-time\">GPU time</a><a href=\"#effort\">Effort</a><a "
-         "href=\"#cost\">Cost</a><a href=\"#items\">Line items</a><a "
+         "href=\"#cost\">Cost</a><a href=\"#measure-first\">Measure first</a><a "
+         "href=\"#items\">Line items</a><a "
          "href=\"#kernels\">Kernels</a><a href=\"#findings\">Findings</a></nav>\n";
 }
 
@@ -129,6 +130,10 @@ std::string summary_section(const AuditResult& result) {
   if (flags_the_estimate(result.effort.magnitude)) {
     out += fmt::format("<p class=\"note assumed\">Check: {}.</p>\n",
                        html_escape(result.effort.magnitude.text));
+  }
+  if (!result.measure_first.largest_risk.empty()) {
+    out += fmt::format("<p class=\"note assumed\">Largest unpriced risk: {}.</p>\n",
+                       html_escape(result.measure_first.largest_risk));
   }
   out += "<h3>Why</h3>\n<ol class=\"reasons\">\n";
   for (const VerdictReason& reason : verdict.reasons) {
@@ -317,6 +322,7 @@ std::string render_audit_html(const AuditResult& result) {
   out += gpu_time_section(result);
   out += effort_section(result);
   out += cost_section(result);
+  out += html::measure_first_section(result);
   out += html::items_section(result);
   out += html::feature_gaps_section(result);
   out += html::kernels_section(result);

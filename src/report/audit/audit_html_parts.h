@@ -21,6 +21,7 @@ std::string items_section(const AuditResult& result);
 std::string kernels_section(const AuditResult& result);
 // The CUDA-only features the AMD build does without; empty when there are none.
 std::string feature_gaps_section(const AuditResult& result);
+std::string measure_first_section(const AuditResult& result);
 std::string findings_section(const AuditResult& result);
 
 }  // namespace gpuport::html

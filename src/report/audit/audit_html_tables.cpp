@@ -168,6 +168,31 @@ std::string kernels_section(const AuditResult& result) {
   return out + "</section>\n";
 }
 
+std::string measure_first_section(const AuditResult& result) {
+  const MeasurePlan& plan = result.measure_first;
+  std::string out =
+      "<section id=\"measure-first\">\n<h2>What to measure before committing</h2>\n"
+      "<p>Library and framework work on the hot path is priced at zero: AMD's counterpart is "
+      "tuned by its maintainers, so only a measurement says whether it holds.</p>\n";
+  if (!plan.steps.empty()) {
+    out += fmt::format("<p>First {}, then compare each row.</p>\n", html_escape(plan.first));
+    out +=
+        "<table>\n<tr><th>library work on the hot path</th><th>GPU time</th><th>on AMD</th>"
+        "<th>how to settle it</th><th>kernel</th></tr>\n";
+    for (const MeasureStep& step : plan.steps) {
+      out +=
+          fmt::format("<tr><td>{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                      html_escape(step.what), number_cell(fmt::format("{:.1f}%", step.share * 100)),
+                      html_escape(step.amd_counterpart), html_escape(step.how),
+                      step.anchor.empty() ? std::string("-") : link(step.anchor, step.anchor));
+    }
+    out += "</table>\n";
+  }
+  out += fmt::format("<p><strong>Largest unpriced risk:</strong> {}.</p>\n",
+                     html_escape(plan.largest_risk));
+  return out + "</section>\n";
+}
+
 std::string feature_gaps_section(const AuditResult& result) {
   if (result.feature_gaps.empty()) {
     return {};

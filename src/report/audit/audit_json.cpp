@@ -394,6 +394,27 @@ void write_feature_gaps(JsonWriter& json, const std::vector<FeatureGap>& gaps) {
   json.end_array();
 }
 
+void write_measure_first(JsonWriter& json, const MeasurePlan& plan) {
+  json.key("measure_first");
+  json.begin_object();
+  json.field("first", plan.first);
+  json.key("steps");
+  json.begin_array();
+  for (const MeasureStep& step : plan.steps) {
+    json.begin_object();
+    json.field("class", class_name(step.klass));
+    json.field("what", step.what);
+    json.field("share", round6(step.share));
+    json.field("amd_counterpart", step.amd_counterpart);
+    json.field("how", step.how);
+    json.field("kernel", step.anchor);
+    json.end_object();
+  }
+  json.end_array();
+  json.field("largest_risk", plan.largest_risk);
+  json.end_object();
+}
+
 }  // namespace
 
 std::string render_audit_json(const AuditResult& result) {
@@ -419,6 +440,7 @@ std::string render_audit_json(const AuditResult& result) {
   write_items(json, result.items);
   write_findings(json, result.findings);
   write_feature_gaps(json, result.feature_gaps);
+  write_measure_first(json, result.measure_first);
   json.key("warnings");
   json.begin_array();
   for (const std::string& warning : result.warnings) {

@@ -63,7 +63,12 @@ void summary(std::string& out, const AuditResult& result, const Limits& limits) 
   if (flags_the_estimate(result.effort.magnitude)) {
     out += fmt::format("> Check: {}.\n", markdown_cell(result.effort.magnitude.text));
   }
-  if (!verdict.assumed.empty() || flags_the_estimate(result.effort.magnitude)) {
+  if (!result.measure_first.largest_risk.empty()) {
+    out += fmt::format("> Largest unpriced risk: {}.\n",
+                       markdown_cell(result.measure_first.largest_risk));
+  }
+  if (!verdict.assumed.empty() || flags_the_estimate(result.effort.magnitude) ||
+      !result.measure_first.largest_risk.empty()) {
     out += "\n";
   }
   if (!verdict.reasons.empty()) {
@@ -317,6 +322,27 @@ void gpu_time(std::string& out, const AuditResult& result) {
   }
 }
 
+void measure_first(std::string& out, const AuditResult& result) {
+  const MeasurePlan& plan = result.measure_first;
+  out += "\n## What to measure before committing\n\n";
+  if (!plan.steps.empty()) {
+    out += fmt::format(
+        "Library and framework work on the hot path is priced at zero: {}, then "
+        "compare each row.\n\n",
+        markdown_cell(plan.first));
+    out += "| library work on the hot path | GPU time | on AMD | how to settle it | kernel |\n";
+    out += "|---|--:|---|---|---|\n";
+    for (const MeasureStep& step : plan.steps) {
+      out += fmt::format("| {} | {:.1f}% | {} | {} | {} |\n", markdown_cell(step.what),
+                         step.share * 100, markdown_cell(step.amd_counterpart),
+                         markdown_cell(step.how),
+                         step.anchor.empty() ? std::string("-") : "`" + step.anchor + "`");
+    }
+    out += "\n";
+  }
+  out += fmt::format("Largest unpriced risk: {}.\n", markdown_cell(plan.largest_risk));
+}
+
 void feature_gaps(std::string& out, const AuditResult& result) {
   if (result.feature_gaps.empty()) {
     return;
@@ -380,6 +406,7 @@ std::string render_with(const AuditResult& result, const Limits& limits) {
   effort(out, result);
   cost(out, result.cost);
   items(out, result, limits);
+  measure_first(out, result);
   feature_gaps(out, result);
   kernels(out, result);
   portability(out, result);

@@ -109,20 +109,7 @@ std::string format_day_range(const DayRange& range) {
 }
 
 std::string format_dollars(double dollars) {
-  if (!std::isfinite(dollars)) {
-    return "-";
-  }
-  const std::string sign = dollars < 0 ? "-" : "";
-  const double magnitude = std::fabs(dollars);
-  if (std::round(magnitude * 100) / 100 < 1000) {
-    const std::string text = fmt::format("{:.2f}", magnitude);
-    return (text == "0.00" ? "" : sign) + "$" + text;
-  }
-  if (magnitude >= 1e15) {  // beyond any budget; also keeps llround in range
-    return sign + fmt::format("${:.3g}", magnitude);
-  }
-  const auto whole = static_cast<std::int64_t>(std::llround(magnitude));
-  return sign + "$" + format_count(whole);
+  return format_money(dollars);
 }
 
 std::string format_months(std::optional<double> months) {
