@@ -224,6 +224,7 @@ struct EffortSummary {
   std::vector<EffortTierTotal> tiers;  // Config, Mechanical, Retune, Rewrite (all four, always)
   DayRange total;
   MagnitudeCheck magnitude;
+  double hours_per_day = 8;  // effort.hours_per_day: a tiny item is shown in hours
 };
 
 // ---- Cost

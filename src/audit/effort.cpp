@@ -304,6 +304,7 @@ EffortEstimate estimate_effort(const EffortInputs& inputs, std::vector<AuditKern
     }
     return items[a].title < items[b].title;
   });
+  estimate.summary.hours_per_day = config.effort.hours_per_day;
   for (EffortTier tier :
        {EffortTier::Config, EffortTier::Mechanical, EffortTier::Retune, EffortTier::Rewrite}) {
     estimate.summary.tiers.push_back({tier, 0, {}});

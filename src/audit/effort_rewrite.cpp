@@ -101,7 +101,7 @@ std::string place(const Group& group, const ScanResult& scan) {
   if (group.kernel) {
     return "in " + scan.kernels[*group.kernel].name;
   }
-  return group.file.empty() ? std::string() : "in " + group.file + " (outside kernels)";
+  return group.file.empty() ? std::string() : "in " + group.file;
 }
 
 // The files that size a project: those that use the component itself.
@@ -154,8 +154,8 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
                        std::vector<EffortItem>& items, std::vector<FeatureGap>& gaps) {
   const auto catalog = rule_catalog();
   const RewriteWeights& weights = config.effort.rewrite;
-  // Key: kind, rule (Other only), kernel index + 1 (0 outside kernels), file (outside kernels)
-  // or the project's folder.
+  // Key: kind, rule (Other only), kernel index + 1 (0 outside any kernel), file (outside any
+  // kernel) or the project's folder.
   std::map<std::tuple<RewriteKind, std::string_view, std::size_t, std::string>, Group> groups;
   // Findings of any tier inside a project's code: its evidence, priced with it.
   std::map<std::size_t, std::vector<std::size_t>> owned;

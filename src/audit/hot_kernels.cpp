@@ -12,10 +12,10 @@ namespace gpuport {
 namespace {
 
 std::string percent(double share) {
-  return fmt::format("{:.1f} %", share * 100);
+  return fmt::format("{:.1f}%", share * 100);
 }
 std::string threshold_text(double threshold) {
-  return fmt::format("{:g} %", threshold * 100);
+  return fmt::format("{:g}%", threshold * 100);
 }
 
 // Mean GPU time per slow (p95) step of each kernel row, and of all kernels together.
@@ -145,7 +145,7 @@ std::vector<AuditKernel> select_kernels(std::span<const Profile> profiles, const
       kernel.why = "no trace: whether it is hot is unknown";
     } else {
       kernel.hotness = Hotness::Cold;
-      kernel.why = "in no trace (0 % of GPU time): cold, no tuning days";
+      kernel.why = "in no trace (0% of GPU time): cold, no tuning days";
     }
     traced.push_back(std::move(kernel));
   }

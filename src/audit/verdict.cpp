@@ -94,7 +94,7 @@ VerdictReason no_hot_kernel_reason(const std::vector<AuditKernel>& kernels, bool
   if (const AuditKernel* own = hottest_own(kernels, Hotness::Cold)) {
     reason.anchor = own->anchor;
     reason.text = fmt::format(
-        "No kernel of the team's own is on the hot path: the hottest, {}, takes {:.1f} % of GPU "
+        "No kernel of the team's own is on the hot path: the hottest, {}, takes {:.1f}% of GPU "
         "time",
         own->name, own->share * 100);
   } else {

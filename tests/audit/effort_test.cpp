@@ -141,7 +141,7 @@ TEST(AuditEffort, ItemsInTierOrderThenLargestFirst) {
       "item-12 GP-WARP-006 Warp size (wave64)",
       "item-13 Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider",
       "item-14 Rebuild TensorRT engines for AMD (MIGraphX)",
-      "item-15 Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)",
+      "item-15 Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu",
       "item-16 Rewrite inline PTX in hot_kernel",
       "item-17 Rewrite inline PTX in cold_kernel",
   };
@@ -192,8 +192,7 @@ TEST(AuditEffort, RewriteItemsPricedPerKindAndWeightedByHotness) {
   expect_days(cold_ptx.days, 0.25, 0.5, 1.5);  // 2 sites × 1 d × 0.25
   EXPECT_EQ(cold_ptx.basis, "2 sites × 1 d × 0.25 (cold kernel)");
   EXPECT_EQ(cold_ptx.hotness, 0.25);
-  const EffortItem& mma =
-      item(estimate, "Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu (outside kernels)");
+  const EffortItem& mma = item(estimate, "Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu");
   expect_days(mma.days, 2.5, 5, 15);
   EXPECT_EQ(mma.basis, "1 site × 5 d × 1 (a hot kernel's file)");
   ASSERT_EQ(mma.evidence.size(), 1u);

@@ -74,21 +74,21 @@ TEST(AuditHotKernels, ShareOrP95StepsMakeAKernelHot) {
   EXPECT_EQ(kernels[0].total_ns, 160000);
   EXPECT_EQ(kernels[0].calls, 4);
   EXPECT_EQ(kernels[0].why,
-            "52.0 % of GPU time, at or above the 2 % threshold; cuBLAS code, not the team's: its "
+            "52.0% of GPU time, at or above the 2% threshold; cuBLAS code, not the team's: its "
             "AMD counterpart is tuned by its maintainers");
-  EXPECT_EQ(kernels[1].why, "19.5 % of GPU time, at or above the 2 % threshold");
+  EXPECT_EQ(kernels[1].why, "19.5% of GPU time, at or above the 2% threshold");
   EXPECT_EQ(kernels[1].name,
             "dequant_int4_kernel(__nv_bfloat16*, unsigned int const*, __nv_bfloat16 const*, int, "
             "int, int)");
   // masked_softmax_kernel: 5.5 µs of 307.5 µs, but 4 µs of the 79 µs of the p95 step.
   EXPECT_EQ(kernels[5].total_ns, 5500);
   EXPECT_EQ(kernels[5].why,
-            "1.8 % of GPU time, but 5.1 % of the p95 steps' GPU time, at or above the 2 % "
+            "1.8% of GPU time, but 5.1% of the p95 steps' GPU time, at or above the 2% "
             "threshold");
   EXPECT_EQ(kernels[6].why,
-            "1.3 % of GPU time, below the 2 % threshold, and 1.3 % of the p95 steps': cold, no "
+            "1.3% of GPU time, below the 2% threshold, and 1.3% of the p95 steps': cold, no "
             "tuning days");
-  EXPECT_EQ(kernels[7].why, "in no trace (0 % of GPU time): cold, no tuning days");
+  EXPECT_EQ(kernels[7].why, "in no trace (0% of GPU time): cold, no tuning days");
   EXPECT_EQ(kernels[7].name, "unused_kernel");
 }
 
@@ -97,7 +97,7 @@ TEST(AuditHotKernels, WithoutTheP95RuleTheSoftmaxIsCold) {
   const std::vector<AuditKernel> kernels = fixture.select(0.02, false);
   ASSERT_EQ(kernels.size(), 8u);
   EXPECT_EQ(summary(kernels[5]), "kernel-6 cold own csrc/fused_norm.cu:68");
-  EXPECT_EQ(kernels[5].why, "1.8 % of GPU time, below the 2 % threshold: cold, no tuning days");
+  EXPECT_EQ(kernels[5].why, "1.8% of GPU time, below the 2% threshold: cold, no tuning days");
 }
 
 TEST(AuditHotKernels, AHigherThresholdLeavesOnlyTheGemmHot) {
@@ -112,7 +112,7 @@ TEST(AuditHotKernels, AHigherThresholdLeavesOnlyTheGemmHot) {
   // Cold library kernels are not listed; the cold own kernels are, with the reason.
   EXPECT_EQ(kernels.size(), 6u);
   EXPECT_EQ(kernels[1].why,
-            "19.5 % of GPU time, below the 25 % threshold, and 19.0 % of the p95 steps': cold, "
+            "19.5% of GPU time, below the 25% threshold, and 19.0% of the p95 steps': cold, "
             "no tuning days");
 }
 

@@ -80,8 +80,7 @@ TEST(RunAudit, HotOwnKernelsAreTunedAndTheColdOneIsNot) {
   EXPECT_EQ(rotary.source->line, 81u);
   EXPECT_EQ(rotary.hotness, Hotness::Cold);
   EXPECT_EQ(rotary.tuning_days_likely, 0);
-  const EffortItem* ptx =
-      find_item(result, "Rewrite inline PTX in csrc/dequant_rotary.cu (outside kernels)");
+  const EffortItem* ptx = find_item(result, "Rewrite inline PTX in csrc/dequant_rotary.cu");
   ASSERT_NE(ptx, nullptr);
   EXPECT_EQ(ptx->quantity, 3);
   EXPECT_EQ(ptx->basis, "3 sites × 1 d × 1 (a hot kernel's file)");

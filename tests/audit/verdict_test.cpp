@@ -190,7 +190,7 @@ TEST(AuditVerdict, NoOwnKernelOnTheHotPathAndLittleWorkIsAValidationPass) {
   EXPECT_EQ(verdict.reasons[0].anchor, "kernel-2");
   EXPECT_EQ(verdict.reasons[0].text,
             "No kernel of the team's own is on the hot path: the hottest, rotary_kernel, takes "
-            "1.3 % of GPU time");
+            "1.3% of GPU time");
   EXPECT_EQ(verdict.reasons[1].anchor, "item-2");  // 2 days, listed before item-3's 2 days
   EXPECT_EQ(verdict.reasons[2].anchor, "cost");
 }

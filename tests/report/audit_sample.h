@@ -56,7 +56,7 @@ inline AuditResult sample_audit() {
 
   result.findings.push_back({"finding-GP-ASM-001-csrc/a.cu-12", "GP-ASM-001", Tier::Rewrite,
                              "Inline PTX", "Inline PTX has no AMD equivalent.", "csrc/a.cu", 12,
-                             "asm(\"prmt.b32 %0, %1;\" : \"=r\"(x));", "prmt.b32", Scope::Product,
+                             "asm(\"prmt.b32%0, %1;\" : \"=r\"(x));", "prmt.b32", Scope::Product,
                              AmdBuild{AmdBuildState::Compiled, false, 0}});
   result.findings.push_back({"finding-GP-TORCH-001-server/app.py-3", "GP-TORCH-001",
                              Tier::Framework, "PyTorch", "PyTorch runs on ROCm.", "server/app.py",
@@ -104,7 +104,7 @@ inline AuditResult sample_audit() {
   own.calls = 40;
   own.source = SourceRef{"csrc/a.cu", 10};
   own.hotness = Hotness::Hot;
-  own.why = "40.0 % of GPU time (threshold 2 %)";
+  own.why = "40.0% of GPU time (threshold 2%)";
   own.finding_anchors = {"finding-GP-ASM-001-csrc/a.cu-12"};
   own.tuning_days_low = 2;
   own.tuning_days_likely = 3;
@@ -119,7 +119,7 @@ inline AuditResult sample_audit() {
   gemm.total_ns = 5'500'000;
   gemm.calls = 60;
   gemm.hotness = Hotness::Hot;
-  gemm.why = "55.0 % of GPU time (threshold 2 %)";
+  gemm.why = "55.0% of GPU time (threshold 2%)";
   AuditKernel cold;
   cold.anchor = "kernel-3";
   cold.name = "rotary_kernel";
@@ -130,7 +130,7 @@ inline AuditResult sample_audit() {
   cold.calls = 20;
   cold.source = SourceRef{"csrc/b.cu", 5};
   cold.hotness = Hotness::Cold;
-  cold.why = "1.0 % < 2 %, not in the p95 steps";
+  cold.why = "1.0% < 2%, not in the p95 steps";
   result.kernels = {own, gemm, cold};
 
   TraceClassTime classes;
@@ -227,7 +227,7 @@ inline AuditResult sample_audit() {
       "The MI300X throughput (9 req/s per replica) is a placeholder, not a measurement: the cost "
       "figures ask how fast AMD must be, they do not say it is worth it or not"};
   result.verdict.reasons = {
-      {"Inline PTX in a hot own kernel (40.0 % of GPU time) needs a rewrite.", "item-3", 3},
+      {"Inline PTX in a hot own kernel (40.0% of GPU time) needs a rewrite.", "item-3", 3},
       {"The own kernel k<T&, \"x\"> is on the hot path.", "kernel-1", 3},
       {"AMD saves $2,160 a month at these prices.", "cost", 2160.49}};
   result.coverage = {true, 1, 1, ""};

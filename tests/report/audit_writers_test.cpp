@@ -61,7 +61,7 @@ TEST(AuditMarkdown, MatchesTheGoldenFile) {
 TEST(AuditMarkdown, ShowsTheValuesAReviewerReadsFirst) {
   const std::string md = render_audit_markdown(testing::sample_audit());
   EXPECT_THAT(md, HasSubstr("**Verdict: Bounded project: 3–11 engineer-days** (bounded-project)"));
-  EXPECT_THAT(md, HasSubstr("1. Inline PTX in a hot own kernel (40.0 % of GPU time) needs a "
+  EXPECT_THAT(md, HasSubstr("1. Inline PTX in a hot own kernel (40.0% of GPU time) needs a "
                             "rewrite. (evidence: `item-3`)"));
   EXPECT_THAT(md, HasSubstr("| Rewrite | 1 | 2 | 3 | 8 |"));
   EXPECT_THAT(md, HasSubstr("| AMD MI300X | $2.90 | 1 | 9 req/s (assumed) | $89.51 | $8,951 |"));
@@ -72,7 +72,8 @@ TEST(AuditMarkdown, ShowsTheValuesAReviewerReadsFirst) {
   EXPECT_THAT(md, HasSubstr("(bounded-project)\n\n> Assumed: The MI300X throughput (9 req/s per "
                             "replica) is a placeholder"));
   // Kernel names cannot open HTML tags or break a table row.
-  EXPECT_THAT(md, HasSubstr("| kernel-1 | k&lt;T&amp;, \"x\"&gt; | unknown | yes | 40.0% |"));
+  // The team's own unclassified kernel reads as its own code, not "unknown".
+  EXPECT_THAT(md, HasSubstr("| kernel-1 | k&lt;T&amp;, \"x\"&gt; | own code | yes | 40.0% |"));
   EXPECT_THAT(md, Not(HasSubstr("k<T")));
 }
 
@@ -112,17 +113,32 @@ TEST(AuditHtml, EveryInternalLinkLandsOnAnId) {
   const std::string html = render_audit_html(testing::sample_audit());
   const std::set<std::string> ids = matches(html, R"re(\bid="([^"]*)")re");
   const std::set<std::string> targets = matches(html, R"re(href="#([^"]*)")re");
-  // 9 sections, 2 reasons' rows, 1 finding, the two feature gaps' first findings and the
-  // measure-first row's kernel (kernel-2)
-  ASSERT_EQ(targets.size(), 15u);
+  // 9 sections, 2 reasons' rows, 1 finding, the two feature gaps' first findings, the
+  // measure-first row's kernel (kernel-2) and the summary's link to the warnings
+  ASSERT_EQ(targets.size(), 16u);
   for (const std::string& target : targets) {
     EXPECT_TRUE(ids.count(target)) << "no id for #" << target;
   }
-  for (const char* id :
-       {"summary", "portability", "gpu-time", "effort", "cost", "items", "kernels", "findings",
-        "item-1", "item-2", "item-3", "kernel-1", "kernel-2", "kernel-3",
-        "finding-GP-ASM-001-csrc/a.cu-12", "feature-gaps", "finding-GP-ASM-002-csrc/a.cu-40",
-        "finding-GP-LIB-009-hopper/mainloop.hpp-3", "measure-first"}) {
+  for (const char* id : {"summary",
+                         "portability",
+                         "gpu-time",
+                         "effort",
+                         "cost",
+                         "items",
+                         "kernels",
+                         "findings",
+                         "item-1",
+                         "item-2",
+                         "item-3",
+                         "kernel-1",
+                         "kernel-2",
+                         "kernel-3",
+                         "finding-GP-ASM-001-csrc/a.cu-12",
+                         "feature-gaps",
+                         "finding-GP-ASM-002-csrc/a.cu-40",
+                         "finding-GP-LIB-009-hopper/mainloop.hpp-3",
+                         "measure-first",
+                         "warnings"}) {
     EXPECT_TRUE(ids.count(id)) << id;
   }
 }
@@ -130,7 +146,7 @@ TEST(AuditHtml, EveryInternalLinkLandsOnAnId) {
 TEST(AuditHtml, TheThreeReasonsLinkToTheirEvidence) {
   const std::string html = render_audit_html(testing::sample_audit());
   EXPECT_THAT(html, HasSubstr("<ol class=\"reasons\">\n"
-                              "<li><a href=\"#item-3\">Inline PTX in a hot own kernel (40.0 % of "
+                              "<li><a href=\"#item-3\">Inline PTX in a hot own kernel (40.0% of "
                               "GPU time) needs a rewrite.</a></li>\n"
                               "<li><a href=\"#kernel-1\">The own kernel k&lt;T&amp;, "
                               "&quot;x&quot;&gt; is on the hot path.</a></li>\n"
@@ -228,6 +244,21 @@ TEST(AuditUnits, SpellDaysDollarsAndAmounts) {
   EXPECT_EQ(format_amount(1, "unsupported APIs"), "1 unsupported API");
   EXPECT_EQ(format_requests(2.5e9), "2.5B");
   EXPECT_EQ(format_months(std::nullopt), "never");
+  // A tiny item in hours, never "0"; a tenth of a day and more in days.
+  EXPECT_EQ(format_effort(0.0625, 8), "0.5 h");
+  EXPECT_EQ(format_effort(0.003, 8), "<0.1 h");
+  EXPECT_EQ(format_effort(0, 8), "0");
+  EXPECT_EQ(format_effort(0.125, 8), "0.1");
+  EXPECT_EQ(format_effort(12.4, 8), "12");
+  AuditKernel library;
+  EXPECT_EQ(format_tuning(library), "-");  // no tuning days: not "0 / 0 / 0"
+  library.tuning_days_low = 1;
+  library.tuning_days_likely = 2;
+  library.tuning_days_high = 6;
+  EXPECT_EQ(format_tuning(library), "1 / 2 / 6");
+  EXPECT_EQ(kernel_class_label(KernelClass::Unknown, true), "own code");
+  EXPECT_EQ(kernel_class_label(KernelClass::Unknown, false), "unclassified");
+  EXPECT_EQ(kernel_class_label(KernelClass::VendorBlas, false), "vendor-blas");
 }
 
 // A GitHub comment holds 65,536 characters: a large audit is rendered compact, with the verdict,
@@ -264,8 +295,11 @@ TEST(AuditMarkdown, ALargeAuditFitsAGitHubComment) {
   EXPECT_THAT(md, HasSubstr("smaller items ("));
   EXPECT_THAT(md, HasSubstr("more findings are not shown here: the JSON (`--format json`) and "
                             "HTML (`--format html`) reports list every one."));
-  EXPECT_THAT(md, HasSubstr("- and 38 more: the JSON"));  // 41 warnings, 3 shown
-  EXPECT_THAT(md, HasSubstr("; and 8 more |"));           // 13 evidence labels, 5 shown
+  // The summary counts the warnings; the section at the end lists 20 of the 41.
+  EXPECT_THAT(md, HasSubstr("\n41 warnings: see *Warnings* at the end.\n"));
+  EXPECT_THAT(md, HasSubstr("## Warnings\n"));
+  EXPECT_THAT(md, HasSubstr("- and 21 more: the JSON"));
+  EXPECT_THAT(md, HasSubstr("; and 8 more |"));  // 13 evidence labels, 5 shown
 }
 
 }  // namespace

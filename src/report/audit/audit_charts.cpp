@@ -17,7 +17,7 @@ BarChart gpu_time_chart(const TraceClassTime& trace, std::size_t index,
   chart.title = std::string(k_gpu_time_chart_title) + title_suffix;
   for (const ClassTime& klass : trace.classes) {
     Bar bar;
-    bar.label = std::string(class_name(klass.klass));
+    bar.label = std::string(class_time_label(klass));
     bar.value = static_cast<double>(klass.time_ns);
     bar.accent = static_cast<double>(klass.own_code_ns);
     bar.value_text =

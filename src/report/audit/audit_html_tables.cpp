@@ -78,15 +78,13 @@ std::string kernel_row(const AuditKernel& kernel, const AuditResult& result) {
       id_attribute(kernel.anchor), kernel.own_code ? " class=\"own\"" : "",
       html_escape(kernel.raw_name),
       html_escape(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
-      class_name(kernel.klass), html_escape(kernel.owner), kernel.own_code ? "yes" : "no",
-      number_cell(traced ? format_share(kernel.share) : "-"),
+      kernel_class_label(kernel.klass, kernel.own_code), html_escape(kernel.owner),
+      kernel.own_code ? "yes" : "no", number_cell(traced ? format_share(kernel.share) : "-"),
       number_cell(traced ? format_duration(kernel.total_ns) : "-"),
       number_cell(traced ? format_count(kernel.calls) : "-"),
       kernel.source ? location(kernel.source->file, kernel.source->line) : "-",
       hotness_key(kernel.hotness), html_escape(kernel.why), findings,
-      number_cell(fmt::format("{} / {} / {}", format_days(kernel.tuning_days_low),
-                              format_days(kernel.tuning_days_likely),
-                              format_days(kernel.tuning_days_high))));
+      number_cell(format_tuning(kernel)));
 }
 
 constexpr std::string_view k_kernel_header =
@@ -140,8 +138,10 @@ std::string items_section(const AuditResult& result) {
         html_escape(item.title), html_escape(item.basis), html_escape(item.weight_key),
         number_cell(format_amount(item.quantity, item.quantity_unit)),
         format_amount(item.per_unit, effort_unit_key(item.unit)),
-        number_cell(format_quantity(item.hotness)), number_cell(format_days(item.days.low)),
-        number_cell(format_days(item.days.likely)), number_cell(format_days(item.days.high)),
+        number_cell(format_quantity(item.hotness)),
+        number_cell(format_effort(item.days.low, result.effort.hours_per_day)),
+        number_cell(format_effort(item.days.likely, result.effort.hours_per_day)),
+        number_cell(format_effort(item.days.high, result.effort.hours_per_day)),
         evidence_list(item.evidence));
   }
   out += "</table>\n";

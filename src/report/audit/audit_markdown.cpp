@@ -26,11 +26,11 @@ struct Limits {
   std::size_t items = SIZE_MAX;     // line items, largest first
   std::size_t evidence = SIZE_MAX;  // evidence labels per item
   std::size_t findings = SIZE_MAX;  // finding rows; port work first
-  std::size_t warnings = 3;         // the summary names a few; the full reports list them all
+  std::size_t warnings = SIZE_MAX;  // in the Warnings section at the end
 };
 constexpr std::size_t k_comment_limit = 65'536;
-constexpr Limits k_compact{25, 5, 60, 3};
-constexpr Limits k_minimal{10, 3, 0, 3};
+constexpr Limits k_compact{25, 5, 60, 20};
+constexpr Limits k_minimal{10, 3, 0, 5};
 constexpr std::string_view k_see_full =
     "the JSON (`--format json`) and HTML (`--format html`) reports list every one";
 
@@ -46,12 +46,13 @@ std::string code_cell(std::string_view text) {
   return fmt::format("`{}`", printable(text));
 }
 
-std::string days_cells(const DayRange& range) {
-  return fmt::format("{} | {} | {}", format_days(range.low), format_days(range.likely),
-                     format_days(range.high));
+std::string days_cells(const DayRange& range, double hours_per_day) {
+  return fmt::format("{} | {} | {}", format_effort(range.low, hours_per_day),
+                     format_effort(range.likely, hours_per_day),
+                     format_effort(range.high, hours_per_day));
 }
 
-void summary(std::string& out, const AuditResult& result, const Limits& limits) {
+void summary(std::string& out, const AuditResult& result) {
   const VerdictSummary& verdict = result.verdict;
   const CostSummary& cost = result.cost;
   out += fmt::format("# gpuport audit: {}\n\n", markdown_cell(result.inputs.repo));
@@ -116,14 +117,22 @@ void summary(std::string& out, const AuditResult& result, const Limits& limits) 
     out += fmt::format("\n> {}\n", markdown_cell(result.coverage.note));
   }
   if (!result.warnings.empty()) {
-    out += "\nWarnings:\n\n";
-    const std::size_t shown = std::min(result.warnings.size(), limits.warnings);
-    for (std::size_t i = 0; i < shown; ++i) {
-      out += fmt::format("- {}\n", markdown_cell(result.warnings[i]));
-    }
-    if (shown < result.warnings.size()) {
-      out += fmt::format("- and {} more: {}\n", result.warnings.size() - shown, k_see_full);
-    }
+    out += fmt::format("\n{} warning{}: see *Warnings* at the end.\n", result.warnings.size(),
+                       result.warnings.size() == 1 ? "" : "s");
+  }
+}
+
+void warnings(std::string& out, const AuditResult& result, const Limits& limits) {
+  if (result.warnings.empty()) {
+    return;
+  }
+  out += "\n## Warnings\n\n";
+  const std::size_t shown = std::min(result.warnings.size(), limits.warnings);
+  for (std::size_t i = 0; i < shown; ++i) {
+    out += fmt::format("- {}\n", markdown_cell(result.warnings[i]));
+  }
+  if (shown < result.warnings.size()) {
+    out += fmt::format("- and {} more: {}\n", result.warnings.size() - shown, k_see_full);
   }
 }
 
@@ -180,10 +189,10 @@ void effort(std::string& out, const AuditResult& result) {
   out += "| tier | items | low | likely | high |\n|---|--:|--:|--:|--:|\n";
   for (const EffortTierTotal& tier : result.effort.tiers) {
     out += fmt::format("| {} | {} | {} |\n", effort_tier_title(tier.tier), tier.items,
-                       days_cells(tier.days));
+                       days_cells(tier.days, result.effort.hours_per_day));
   }
   out += fmt::format("| **total** | {} | {} |\n", result.items.size(),
-                     days_cells(result.effort.total));
+                     days_cells(result.effort.total, result.effort.hours_per_day));
   out += fmt::format("\nMagnitude check: {}.\n", markdown_cell(result.effort.magnitude.text));
 }
 
@@ -249,7 +258,7 @@ void items(std::string& out, const AuditResult& result, const Limits& limits) {
         effort_tier_key(item.tier), markdown_cell(item.title),
         markdown_cell(format_amount(item.quantity, item.quantity_unit)),
         format_amount(item.per_unit, effort_unit_key(item.unit)), format_quantity(item.hotness),
-        code_cell(item.weight_key), days_cells(item.days), evidence);
+        code_cell(item.weight_key), days_cells(item.days, result.effort.hours_per_day), evidence);
   }
   if (items_left_out > 0) {
     out += fmt::format("\n{} smaller items ({} days likely together) are not shown here: {}.\n",
@@ -267,14 +276,13 @@ void kernels(std::string& out, const AuditResult& result) {
       ++cold;
       continue;
     }
-    rows += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} / {} / {} |\n",
-                        markdown_cell(kernel.anchor),
-                        markdown_cell(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
-                        class_name(kernel.klass), kernel.own_code ? "yes" : "",
-                        format_share(kernel.share), format_duration(kernel.total_ns),
-                        kernel.source ? where(kernel.source->file, kernel.source->line) : "",
-                        format_days(kernel.tuning_days_low), format_days(kernel.tuning_days_likely),
-                        format_days(kernel.tuning_days_high));
+    rows +=
+        fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_cell(kernel.anchor),
+                    markdown_cell(truncate_to_width(valid_utf8(kernel.name), k_name_columns)),
+                    kernel_class_label(kernel.klass, kernel.own_code), kernel.own_code ? "yes" : "",
+                    format_share(kernel.share), format_duration(kernel.total_ns),
+                    kernel.source ? where(kernel.source->file, kernel.source->line) : "",
+                    format_tuning(kernel));
   }
   if (rows.empty()) {
     out += "No kernel is hot.\n";
@@ -313,7 +321,7 @@ void gpu_time(std::string& out, const AuditResult& result) {
     out += fmt::format("\n## GPU time by class: {}\n\n", markdown_cell(path));
     out += "| class | GPU time | share | own code |\n|---|--:|--:|--:|\n";
     for (const ClassTime& klass : trace.classes) {
-      out += fmt::format("| {} | {} | {} | {} |\n", class_name(klass.klass),
+      out += fmt::format("| {} | {} | {} | {} |\n", class_time_label(klass),
                          format_duration(klass.time_ns), format_share(klass.share),
                          klass.own_code_ns > 0 ? format_duration(klass.own_code_ns) : "-");
     }
@@ -401,7 +409,7 @@ void findings(std::string& out, const AuditResult& result, const Limits& limits)
 
 std::string render_with(const AuditResult& result, const Limits& limits) {
   std::string out;
-  summary(out, result, limits);
+  summary(out, result);
   inputs(out, result);
   effort(out, result);
   cost(out, result.cost);
@@ -412,6 +420,7 @@ std::string render_with(const AuditResult& result, const Limits& limits) {
   portability(out, result);
   gpu_time(out, result);
   findings(out, result, limits);
+  warnings(out, result, limits);
   out +=
       fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n", k_version);
   return out;

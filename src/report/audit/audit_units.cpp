@@ -53,6 +53,43 @@ std::string_view hotness_key(Hotness hotness) {
   return "cold";
 }
 
+std::string format_effort(double days, double hours_per_day) {
+  if (!(days > 0 && days < 0.1) || !(hours_per_day > 0)) {
+    return format_days(days);
+  }
+  std::string text = fmt::format("{:.1f}", std::round(days * hours_per_day * 10) / 10);
+  if (text.ends_with(".0")) {
+    text.resize(text.size() - 2);
+  }
+  return text == "0" ? "<0.1 h" : text + " h";
+}
+
+std::string format_tuning(const AuditKernel& kernel) {
+  if (kernel.tuning_days_low == 0 && kernel.tuning_days_likely == 0 &&
+      kernel.tuning_days_high == 0) {
+    return "-";
+  }
+  return fmt::format("{} / {} / {}", format_days(kernel.tuning_days_low),
+                     format_days(kernel.tuning_days_likely), format_days(kernel.tuning_days_high));
+}
+
+std::string_view kernel_class_label(KernelClass klass, bool own_code) {
+  if (klass != KernelClass::Unknown) {
+    return class_name(klass);
+  }
+  return own_code ? "own code" : "unclassified";
+}
+
+std::string_view class_time_label(const ClassTime& entry) {
+  if (entry.klass != KernelClass::Unknown) {
+    return class_name(entry.klass);
+  }
+  if (entry.own_code_ns <= 0) {
+    return "unclassified";
+  }
+  return entry.own_code_ns >= entry.time_ns ? "own code" : "own code and unclassified";
+}
+
 std::string_view magnitude_state_key(MagnitudeState state) {
   switch (state) {
     case MagnitudeState::Plausible:

@@ -27,6 +27,18 @@ std::string port_role(const AuditFinding& finding);
 
 // "3 / 5 / 9 days" (low / likely / high).
 std::string format_day_range(const DayRange& range);
+// An effort cell: days as format_days() shows them, but under a tenth of a day in hours
+// ("0.5 h"), so that a tiny item never reads "0 / 0 / 0".
+std::string format_effort(double days, double hours_per_day);
+// A kernel's tuning days "low / likely / high", or "-" when it gets none (cold, or not the
+// team's code).
+std::string format_tuning(const AuditKernel& kernel);
+
+// A kernel's class as people read it: the team's own unclassified kernels are "own code", not
+// "unknown"; other unclassified ones are "unclassified".
+std::string_view kernel_class_label(KernelClass klass, bool own_code);
+// A row of the GPU-time-by-class table: its own share decides the label of the unknown class.
+std::string_view class_time_label(const ClassTime& entry);
 
 // "not-checked", "plausible", "too-high", "too-low"
 std::string_view magnitude_state_key(MagnitudeState state);
