@@ -136,6 +136,10 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   scan_options.walk.excludes = config.scan_exclude;
   scan_options.walk.excludes.insert(scan_options.walk.excludes.end(), inputs.excludes.begin(),
                                     inputs.excludes.end());
+  // One walk and one run of the rules: the dry run below replays this scan's listing, and the
+  // findings the translation resolves are read from this scan, not found again.
+  TreeListing listing;
+  scan_options.keep_listing = &listing;
   auto scanned = scan(fs, inputs.repo, scan_options);
   if (!scanned) {
     return tl::unexpected(AuditError{inputs.repo + ": cannot read: " + scanned.error().message});
@@ -145,13 +149,15 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   report(inputs, AuditStage::Translate);
   HipifyOptions hipify_options;
   hipify_options.walk = scan_options.walk;  // the same files: ignore files and excludes apply
+  hipify_options.listing = &listing;
+  hipify_options.translate.warnings = false;
   const std::vector<std::string> roots{inputs.repo};
   auto translated = hipify_tree(fs, roots, hipify_options, builtin_mapping_table());
   if (!translated) {
     return tl::unexpected(
         AuditError{translated.error().path + ": cannot read: " + translated.error().message});
   }
-  const DryRunDigest dry_run = digest_dry_run(*translated);
+  const DryRunDigest dry_run = digest_dry_run(*translated, scan_result);
 
   std::vector<SourceKernel> definitions;
   for (const Kernel& kernel : scan_result.kernels) {

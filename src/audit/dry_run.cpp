@@ -3,17 +3,24 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string_view>
+
+#include "hipify/translator.h"
+#include "scan/rules/catalog.h"
 
 namespace gpuport {
 
-DryRunDigest digest_dry_run(const HipifyRun& run) {
+DryRunDigest digest_dry_run(const HipifyRun& run, const ScanResult& scan) {
   DryRunDigest digest;
+  std::set<std::string_view> translated;
   std::map<std::string, ApiUse> unsupported;
   for (const FileOutcome& file : run.files) {
     if (file.action != FileAction::Translate) {
       continue;
     }
     ++digest.translatable_files;
+    translated.insert(file.relative);
     if (file.changed) {
       digest.changed_files.push_back(file.relative);
     }
@@ -25,12 +32,16 @@ DryRunDigest digest_dry_run(const HipifyRun& run) {
     for (const UnsupportedUse& use : file.stats.needs_review) {
       digest.needs_review.push_back({use.name, file.relative, use.line, 1});
     }
-    for (const Finding& finding : file.resolved) {
-      digest.resolved.emplace(finding.rule, file.relative, finding.line);
-    }
   }
   for (auto& [name, use] : unsupported) {
     digest.unsupported.push_back(std::move(use));
+  }
+  const auto catalog = rule_catalog();
+  for (const Finding& finding : scan.findings) {
+    if (finding.rule < catalog.size() && resolved_by_translation(catalog[finding.rule].id) &&
+        translated.contains(std::string_view(finding.file))) {
+      digest.resolved.emplace(finding.rule, std::string(finding.file), finding.line);
+    }
   }
   return digest;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hipify/hipify_tree.h"
+#include "scan/scan_result.h"
 
 namespace gpuport {
 
@@ -29,6 +30,8 @@ struct DryRunDigest {
   std::set<std::tuple<std::uint16_t, std::string, std::uint32_t>> resolved;
 };
 
-DryRunDigest digest_dry_run(const HipifyRun& run);
+// `scan` is the audit's scan of the same tree: the findings the translation resolves on its own
+// (resolved_by_translation) in the files it translates are read from it.
+DryRunDigest digest_dry_run(const HipifyRun& run, const ScanResult& scan);
 
 }  // namespace gpuport

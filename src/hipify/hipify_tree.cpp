@@ -165,6 +165,16 @@ tl::expected<HipifyRun, IoError> hipify_tree(const FileSystem& fs,
     WalkCallbacks callbacks;
     callbacks.on_file = [&](const DiscoveredFile& file) {
       FileOutcome outcome = outcome_for(file.path, file.disk_path, file.size);
+      if (!file.size_known) {  // a listing made for a reader that learns sizes when it reads
+        const auto size = fs.status(file.disk_path, false);
+        outcome.size = size ? size->size : 0;
+        if (outcome.size > options.walk.max_file_size) {
+          outcome.action = FileAction::Copy;  // as the walker reports it: never translated
+          outcome.reason = SkipReason::TooLarge;
+          collector.add(std::move(outcome));
+          return;
+        }
+      }
       process_file(fs, options, table, outcome, collector);
       if (progress != nullptr) {
         progress->files.fetch_add(1, std::memory_order_relaxed);
@@ -193,6 +203,11 @@ tl::expected<HipifyRun, IoError> hipify_tree(const FileSystem& fs,
       collector.add(std::move(outcome));
     };
     callbacks.on_warning = [&](const IoError& error) { collector.warn(error); };
+    if (options.listing != nullptr && inputs.size() == 1 && directory) {
+      replay_listing(fs, *options.listing, std::max(1u, options.walk.jobs), callbacks);
+      run.ignored_entries += options.listing->summary.ignored;
+      continue;
+    }
     auto walked = walk_tree(fs, root, options.walk, callbacks);
     if (!walked) {
       return tl::unexpected(walked.error());

@@ -15,6 +15,7 @@
 #include "hipify/translator.h"
 #include "scan/scanner.h"
 #include "source/file_system.h"
+#include "source/tree_listing.h"
 #include "source/walker.h"
 
 namespace gpuport {
@@ -33,6 +34,9 @@ struct HipifyOptions {
   BuildFileOptions build;
   bool rewrite_build_files = false;  // --build-files
   WalkOptions walk;
+  // A listing of the one input directory made by an earlier walk with the same walk options
+  // (a scan's, see ScanOptions::keep_listing): replayed instead of walking the tree again.
+  TreeListing* listing = nullptr;
 };
 
 struct InputRoot {

@@ -110,15 +110,6 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   }
 }
 
-// Rules whose fix hint is exactly what the translation does, so the translated file no longer
-// has the problem: a one-for-one runtime call (GP-EXEC-011), HIP_SYMBOL for symbol copies
-// (GP-MEM-007), bf16 types to __hip_bfloat16 (GP-TYPE-002), cuda_fp16.h to hip/hip_fp16.h
-// (GP-TYPE-003). Rules whose hint also asks for a check or a retune stay warnings.
-bool resolved_by_translation(std::string_view rule_id) {
-  return rule_id == "GP-EXEC-011" || rule_id == "GP-MEM-007" || rule_id == "GP-TYPE-002" ||
-         rule_id == "GP-TYPE-003";
-}
-
 // The scan's rule catalog over the same tokens: one implementation of every warning.
 void add_warnings(const std::string& path, std::string_view source, const TokenStream& tokens,
                   TranslationResult& result) {
@@ -138,6 +129,11 @@ void add_warnings(const std::string& path, std::string_view source, const TokenS
 }
 
 }  // namespace
+
+bool resolved_by_translation(std::string_view rule_id) {
+  return rule_id == "GP-EXEC-011" || rule_id == "GP-MEM-007" || rule_id == "GP-TYPE-002" ||
+         rule_id == "GP-TYPE-003";
+}
 
 TranslationResult translate_cuda(const std::string& path, std::string_view source,
                                  const MappingTable& table, const TranslateOptions& options) {

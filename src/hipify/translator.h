@@ -86,6 +86,12 @@ struct TranslationResult {
   std::vector<LexDiagnostic> diagnostics;
 };
 
+// Rules whose fix hint is exactly what the translation does, so the translated file no longer
+// has the problem: a one-for-one runtime call (GP-EXEC-011), HIP_SYMBOL for symbol copies
+// (GP-MEM-007), bf16 types to __hip_bfloat16 (GP-TYPE-002), cuda_fp16.h to hip/hip_fp16.h
+// (GP-TYPE-003). Rules whose hint also asks for a check or a retune stay warnings.
+bool resolved_by_translation(std::string_view rule_id);
+
 // Translates one source. `path` is used for messages; the output is byte-identical to `source`
 // outside the tokens that changed, and translating the output again changes nothing. Code in
 // HIP-only #if branches is left alone and counted nowhere; #if conditions are never renamed

@@ -578,6 +578,9 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
 
   replay_listing(fs, listing, walk.jobs, callbacks);
   result.ignored_entries = listing.summary.ignored;
+  if (options.keep_listing != nullptr) {
+    *options.keep_listing = std::move(listing);
+  }
   collector.finish();
   result.components = build_components(result);
   result.amd_build = summarize_amd_build(result, index->build_model());

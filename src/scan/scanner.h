@@ -13,6 +13,7 @@
 #include "scan/project/project_index.h"
 #include "scan/scan_result.h"
 #include "source/file_system.h"
+#include "source/tree_listing.h"
 #include "source/walker.h"
 
 namespace gpuport {
@@ -26,6 +27,9 @@ struct ScanOptions {
   // no excerpt (the text report) turns this off: a scan can hold 200,000 findings, and their
   // excerpts are as many allocations and copies.
   bool excerpts = true;
+  // When set, the scan leaves its listing of the tree here: a caller that reads the same tree
+  // again (the audit's translation dry run) replays it instead of walking a second time.
+  TreeListing* keep_listing = nullptr;
 };
 
 // Counters the CLI polls to draw a progress line; updated by the workers.

@@ -1,13 +1,16 @@
 // run_audit end to end on the bundled example (examples/serving-repo) with a small Kineto trace
 // written for these tests (tests/fixtures/audit/serving_h100_kineto.json: the example's four
 // kernels beside cuBLAS, ATen and Triton ones).
+#include <atomic>
 #include <set>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
 #include "audit/audit.h"
 #include "audit/dry_run.h"
 #include "hipify/hipify_tree.h"
+#include "scan/scanner.h"
 
 namespace gpuport {
 namespace {
@@ -249,19 +252,81 @@ TEST(RunAudit, BadInputsAreOneLineErrors) {
             "every key)");
 }
 
+// The dry run replays the scan's listing and reads the resolved findings from the scan; what it
+// finds is what a separate hipify walk with the translator's own warnings finds.
 TEST(RunAudit, TheDryRunWritesNothingAndFindsWhatHipifyLeaves) {
   DiskFileSystem disk;
   const std::vector<std::string> roots{k_repo};
-  auto run = hipify_tree(disk, roots, HipifyOptions{}, builtin_mapping_table());
-  ASSERT_TRUE(run);
-  const DryRunDigest digest = digest_dry_run(*run);
+  auto walked = hipify_tree(disk, roots, HipifyOptions{}, builtin_mapping_table());
+  ASSERT_TRUE(walked);
+  ScanOptions scan_options;
+  TreeListing listing;
+  scan_options.keep_listing = &listing;
+  auto scanned = scan(disk, k_repo, scan_options);
+  ASSERT_TRUE(scanned);
+  ASSERT_FALSE(listing.files.empty());
+  HipifyOptions replay;
+  replay.listing = &listing;
+  replay.translate.warnings = false;
+  auto replayed = hipify_tree(disk, roots, replay, builtin_mapping_table());
+  ASSERT_TRUE(replayed);
+  const DryRunDigest digest = digest_dry_run(*replayed, *scanned);
   EXPECT_EQ(digest.changed_files,
             (std::vector<std::string>{"csrc/common.cuh", "csrc/dequant_rotary.cu",
                                       "csrc/fused_norm.cu", "csrc/gemm_cublas.cpp"}));
   ASSERT_EQ(digest.unsupported.size(), 4u);
   EXPECT_EQ(digest.unsupported[2].name, "__float2bfloat16_rn");
   EXPECT_EQ(digest.unsupported[2].uses, 3u);
-  EXPECT_FALSE(digest.resolved.empty());
+  // The same files, changes and resolved findings as the walk with the translator's warnings.
+  const DryRunDigest separate = digest_dry_run(*walked, *scanned);
+  EXPECT_EQ(digest.changed_files, separate.changed_files);
+  EXPECT_EQ(digest.translatable_files, separate.translatable_files);
+  std::set<std::tuple<std::uint16_t, std::string, std::uint32_t>> by_translator;
+  for (const FileOutcome& file : walked->files) {
+    for (const Finding& finding : file.resolved) {
+      by_translator.emplace(finding.rule, file.relative, finding.line);
+    }
+  }
+  EXPECT_FALSE(by_translator.empty());
+  EXPECT_EQ(digest.resolved, by_translator);
+}
+
+// A file system that counts directory listings: the audit walks the tree once.
+class CountingFileSystem final : public FileSystem {
+ public:
+  tl::expected<std::vector<DirEntry>, IoError> list_directory(
+      const std::string& path) const override {
+    ++m_listings;
+    return m_disk.list_directory(path);
+  }
+  tl::expected<FileStatus, IoError> status(const std::string& path, bool follow) const override {
+    return m_disk.status(path, follow);
+  }
+  using FileSystem::read;
+  tl::expected<FileContents, IoError> read(const std::string& path,
+                                           std::uint64_t max_size) const override {
+    return m_disk.read(path, max_size);
+  }
+  std::uint64_t listings() const { return m_listings; }
+
+ private:
+  DiskFileSystem m_disk;
+  mutable std::atomic<std::uint64_t> m_listings{0};
+};
+
+TEST(RunAudit, WalksTheRepositoryOnce) {
+  CountingFileSystem counting;
+  ScanOptions alone;
+  ASSERT_TRUE(scan(counting, k_repo, alone));
+  const std::uint64_t one_walk = counting.listings();
+  ASSERT_GT(one_walk, 1u);
+  CountingFileSystem audited;
+  AuditInputs inputs;
+  inputs.repo = k_repo;
+  auto result = run_audit(inputs, default_audit_config(), audited);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(audited.listings(), one_walk);
+  EXPECT_EQ(result->inputs.files_changed_by_translation, 4u);
 }
 
 TEST(RunAudit, ExcludesAndTheConfigsScanExcludeLeaveFilesOutOfTheScanAndTheDryRun) {
