@@ -218,7 +218,8 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   result.coverage = coverage(traced, config.no_trace);
   result.measure_first = plan_measurements(result.class_time, result.kernels, config.hot.threshold);
   result.verdict = decide_verdict(
-      {result.items, result.effort, result.kernels, result.cost, traced}, config.verdict);
+      {result.items, result.effort, result.kernels, result.cost, traced, &result.feature_gaps},
+      config.verdict);
 
   result.warnings = std::move(bench_warnings);
   for (const FileWarning& warning : scan_result.warnings) {

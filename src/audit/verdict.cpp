@@ -107,6 +107,47 @@ VerdictReason no_hot_kernel_reason(const std::vector<AuditKernel>& kernels, bool
   return reason;
 }
 
+// Kernel families the AMD build does without: not in the total, so the reasons name them.
+std::optional<VerdictReason> feature_gap_reason(const std::vector<FeatureGap>* gaps) {
+  if (gaps == nullptr) {
+    return std::nullopt;
+  }
+  std::vector<const FeatureGap*> folders;
+  for (const FeatureGap& gap : *gaps) {
+    if (gap.port_days && !gap.folder.empty()) {
+      folders.push_back(&gap);
+    }
+  }
+  if (folders.empty()) {
+    return std::nullopt;
+  }
+  std::stable_sort(folders.begin(), folders.end(), [](const FeatureGap* a, const FeatureGap* b) {
+    return a->port_days->likely > b->port_days->likely;
+  });
+  std::string names;
+  std::string days;
+  constexpr std::size_t k_named = 3;
+  for (std::size_t i = 0; i < folders.size() && i < k_named; ++i) {
+    const std::string_view separator =
+        i == 0 ? "" : (i + 1 == std::min(folders.size(), k_named) ? " and " : ", ");
+    names += std::string(separator) + folders[i]->folder;
+    days += std::string(separator) + format_days(folders[i]->port_days->likely);
+  }
+  if (folders.size() > k_named) {
+    names += fmt::format(" (and {} more)", folders.size() - k_named);
+  }
+  VerdictReason reason;
+  reason.anchor = "feature-gaps";
+  reason.weight = folders.front()->port_days->likely;
+  reason.text = fmt::format(
+      "CUDA-only, and the AMD build cannot compile {}: {} {} (CUTLASS/CuTe), a feature gap "
+      "rather than port work; porting {} anyway would take {} days likely, not in the total",
+      folders.size() == 1 ? "it" : "them",
+      folders.size() == 1 ? "the kernel family in" : "the kernel families in", names,
+      folders.size() == 1 ? "it" : "them", days);
+  return reason;
+}
+
 }  // namespace
 
 std::string_view verdict_name(VerdictKind kind) {
@@ -260,11 +301,20 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
     case VerdictKind::MajorProject:
       break;
   }
+  // A feature gap, when there is one, takes the second place: it is not in the total.
+  std::optional<VerdictReason> gaps;
+  if (verdict.kind != VerdictKind::NotWorthIt) {
+    gaps = feature_gap_reason(inputs.feature_gaps);
+  }
+  const std::size_t item_places = gaps ? 1 : 2;
   for (const EffortItem* item : items) {
-    if (reasons.size() >= 2) {
+    if (reasons.size() >= item_places) {
       break;
     }
     reasons.push_back(item_reason(*item));
+  }
+  if (gaps) {
+    reasons.push_back(*gaps);
   }
   if (verdict.kind != VerdictKind::NotWorthIt) {
     reasons.push_back(cost_reason(cost));

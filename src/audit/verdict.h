@@ -17,6 +17,9 @@ struct VerdictInputs {
   const std::vector<AuditKernel>& kernels;
   const CostSummary& cost;
   bool traced = false;
+  // Folder features the AMD build cannot compile (FeatureGap::port_days set): named in the
+  // reasons, since they are not in the total. May be null.
+  const std::vector<FeatureGap>* feature_gaps = nullptr;
 };
 
 VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& config);

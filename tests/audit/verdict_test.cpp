@@ -92,6 +92,32 @@ TEST(AuditVerdict, AnExistingAmdBuildWithLittleBesideItIsValidatedNotPorted) {
   EXPECT_EQ(verdict_id(VerdictKind::ExistingBuild), "existing-amd-build");
 }
 
+// A kernel family the AMD build cannot compile is not in the total, so a reason names it.
+TEST(AuditVerdict, AFeatureGapFamilyTakesTheSecondReason) {
+  Case c = saving_case();
+  c.add(EffortTier::Mechanical, "Validate and benchmark the existing AMD build", {4.9, 6.5, 9.8});
+  c.items.back().weight_key = "effort.existing_build.base_days";
+  c.add(EffortTier::Config, "GP-FW-014 Apex", {0.75, 1.5, 3});
+  std::vector<FeatureGap> gaps(3);
+  gaps[0].component = "Inline PTX";  // excluded findings: no folder, no port estimate
+  for (std::size_t i = 1; i < 3; ++i) {
+    gaps[i].component = "CUTLASS / CuTe";
+    gaps[i].folder = i == 1 ? "hopper/" : "flash_attn/cute/";
+    gaps[i].port_days = DayRange{16.75, i == 1 ? 44.66 : 48.69, 178.6};
+  }
+  const VerdictSummary verdict = decide_verdict(
+      {c.items, c.effort, c.kernels, c.cost, false, &gaps}, VerdictConfig{5, 60, 0.5});
+  EXPECT_EQ(verdict.kind, VerdictKind::ExistingBuild);
+  ASSERT_EQ(verdict.reasons.size(), 3u);
+  EXPECT_EQ(verdict.reasons[0].anchor, "item-1");
+  EXPECT_EQ(verdict.reasons[1].anchor, "feature-gaps");
+  EXPECT_EQ(verdict.reasons[1].text,
+            "CUDA-only, and the AMD build cannot compile them: the kernel families in "
+            "flash_attn/cute/ and hopper/ (CUTLASS/CuTe), a feature gap rather than port work; "
+            "porting them anyway would take 49 and 45 days likely, not in the total");
+  EXPECT_EQ(verdict.reasons[2].anchor, "cost");
+}
+
 TEST(AuditVerdict, NoSavingIsNotWorthItWhateverTheEffort) {
   Case c = saving_case();
   c.add(EffortTier::Config, "GP-DEPLOY-001 Docker base image", {0.125, 0.25, 0.5});
