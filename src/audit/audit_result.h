@@ -34,7 +34,7 @@ struct AuditTraceInfo {
 
 // A config value the user's file set to something other than the shipped default.
 struct ConfigOverride {
-  std::string key;            // dotted: "effort.rewrite.ptx_site_days"
+  std::string key;            // dotted: "effort.rewrite.ptx_kind_days"
   std::string default_value;  // as TOML would write it: "2.0", "\"H100\""
   std::string value;
   std::uint32_t line = 0;  // in the user's config file
@@ -186,7 +186,7 @@ struct EffortItem {
   double per_unit = 0;                 // the config weight applied to one unit
   double hotness = 1;                  // weight for hot (1), cold or untraced rewrite items
   std::string basis;                   // how it was computed: "3 sites × 2 d × hot 1.0"
-  std::string weight_key;  // the config key of `per_unit`: "effort.rewrite.ptx_site_days"
+  std::string weight_key;  // the config key of `per_unit`: "effort.rewrite.ptx_kind_days"
   DayRange days;           // always in days (hours / 8)
   // Priced by how hot its code is (tuning, rewrite sites): the only items whose range a missing
   // trace widens.

@@ -201,8 +201,8 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   effort.retune.finding_days = in.at_least("effort.retune.finding_days", 0);
 
   RewriteWeights& rewrite = effort.rewrite;
-  rewrite.ptx_site_days = in.at_least("effort.rewrite.ptx_site_days", 0);
-  rewrite.mma_site_days = in.at_least("effort.rewrite.mma_site_days", 0);
+  rewrite.ptx_kind_days = in.at_least("effort.rewrite.ptx_kind_days", 0);
+  rewrite.mma_kind_days = in.at_least("effort.rewrite.mma_kind_days", 0);
   rewrite.cutlass_family_days = in.at_least("effort.rewrite.cutlass_family_days", 0);
   rewrite.tensorrt_engine_days = in.at_least("effort.rewrite.tensorrt_engine_days", 0);
   rewrite.tensorrt_project_days = in.at_least("effort.rewrite.tensorrt_project_days", 0);

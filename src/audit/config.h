@@ -58,8 +58,8 @@ struct RetuneWeights {
 };
 
 struct RewriteWeights {
-  double ptx_site_days = 0;
-  double mma_site_days = 0;
+  double ptx_kind_days = 0;
+  double mma_kind_days = 0;
   double cutlass_family_days = 0;  // a family of one file; see project_days()
   double tensorrt_engine_days = 0;
   double tensorrt_project_days = 0;  // TensorRT in one file; see project_days()

@@ -104,6 +104,49 @@ std::string place(const Group& group, const ScanResult& scan) {
   return group.file.empty() ? std::string() : "in " + group.file;
 }
 
+// An instruction's kind: its opcode, with the state space for memory operations (ld.global,
+// st.shared, cp.async, red.global); an API name (wmma::mma_sync, CUtensorMap) is its own kind.
+std::string instruction_kind(std::string_view instruction) {
+  while (!instruction.empty() && instruction.front() == ' ') {
+    instruction.remove_prefix(1);
+  }
+  const std::size_t end = instruction.find_first_of(" ,%");
+  instruction = instruction.substr(0, end);
+  const std::size_t dot = instruction.find('.');
+  if (dot == std::string_view::npos) {
+    return std::string(instruction);
+  }
+  const std::string_view opcode = instruction.substr(0, dot);
+  if (opcode == "ld" || opcode == "st" || opcode == "red" || opcode == "atom" || opcode == "cp" ||
+      opcode == "prefetch") {
+    const std::size_t second = instruction.find('.', dot + 1);
+    return std::string(instruction.substr(0, second));
+  }
+  return std::string(opcode);
+}
+
+// The distinct instruction kinds of a group's findings (a detail may list several: "setp.ne.b32,
+// mov.b32, ld.global.v4.u32").
+std::set<std::string> instruction_kinds(const Group& group,
+                                        const std::vector<AuditFinding>& findings) {
+  std::set<std::string> kinds;
+  for (std::size_t f : group.findings) {
+    std::string_view detail = findings[f].detail;
+    while (!detail.empty()) {
+      const std::size_t comma = detail.find(',');
+      const std::string kind = instruction_kind(detail.substr(0, comma));
+      if (!kind.empty()) {
+        kinds.insert(kind);
+      }
+      detail = comma == std::string_view::npos ? std::string_view() : detail.substr(comma + 1);
+    }
+  }
+  if (kinds.empty()) {
+    kinds.insert("asm");  // no instruction text: one kind
+  }
+  return kinds;
+}
+
 // The files that size a project: those that use the component itself.
 std::set<std::string> project_files(const Group& group, const ComponentProjects& projects,
                                     const ScanResult& scan) {
@@ -228,15 +271,21 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
     const std::string where = place(group, inputs.scan);
     switch (group.kind) {
       case RewriteKind::Ptx:
-        spec.title = "Rewrite inline PTX " + where;
-        spec.per_unit = weights.ptx_site_days;
-        spec.weight_key = "effort.rewrite.ptx_site_days";
+      case RewriteKind::Mma: {
+        const bool ptx = group.kind == RewriteKind::Ptx;
+        spec.title = ptx ? "Rewrite inline PTX " + where
+                         : "Redesign tensor-core code (WMMA/MMA/ldmatrix) " + where;
+        // One unit per distinct instruction kind, whatever the number of statements.
+        const std::set<std::string> kinds = instruction_kinds(group, inputs.findings);
+        spec.quantity = static_cast<double>(kinds.size());
+        spec.quantity_unit = kinds.size() == 1 ? "instruction kind" : "instruction kinds";
+        spec.per_unit = ptx ? weights.ptx_kind_days : weights.mma_kind_days;
+        spec.weight_key = ptx ? "effort.rewrite.ptx_kind_days" : "effort.rewrite.mma_kind_days";
+        spec.per_unit_note =
+            fmt::format("{}: {} statement{}", fmt::join(kinds, ", "), group.findings.size(),
+                        group.findings.size() == 1 ? "" : "s");
         break;
-      case RewriteKind::Mma:
-        spec.title = "Redesign tensor-core code (WMMA/MMA/ldmatrix) " + where;
-        spec.per_unit = weights.mma_site_days;
-        spec.weight_key = "effort.rewrite.mma_site_days";
-        break;
+      }
       case RewriteKind::Cutlass: {
         const std::set<std::string> files = project_files(group, projects, inputs.scan);
         spec.title = "Port the CUTLASS/CuTe kernel family " +

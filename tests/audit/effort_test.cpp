@@ -10,11 +10,13 @@
 namespace gpuport {
 namespace {
 
-Finding finding(std::string_view rule, const std::string& file, std::uint32_t line) {
+Finding finding(std::string_view rule, const std::string& file, std::uint32_t line,
+                std::string detail = {}) {
   Finding out;
   out.rule = rule_index(rule);
   out.file = file;
   out.line = line;
+  out.detail = std::move(detail);
   return out;
 }
 
@@ -56,14 +58,16 @@ struct Repo {
         finding("GP-PKG-004", "requirements.txt", 2),
         finding("GP-FW-005", "trt.py", 4),  // TensorRT API: two files with the one above
         finding("GP-FW-005", "trt.py", 9),
-        finding("GP-EXEC-011", "k.cu", 5),   // mechanical, resolved by the translation
-        finding("GP-LIB-001", "k.cu", 6),    // mechanical, 0.5 h
-        finding("GP-WARP-001", "k.cu", 12),  // retune 4 h, inside hot_kernel
-        finding("GP-WARP-006", "k.cu", 14),  // retune 4 h, inside hot_kernel
-        finding("GP-ASM-001", "k.cu", 20),   // PTX inside hot_kernel
-        finding("GP-ASM-001", "k.cu", 60),   // PTX inside cold_kernel
-        finding("GP-ASM-001", "k.cu", 61),
-        finding("GP-ASM-002", "k.cu", 200),  // ldmatrix outside any kernel, in a hot kernel's file
+        finding("GP-EXEC-011", "k.cu", 5),              // mechanical, resolved by the translation
+        finding("GP-LIB-001", "k.cu", 6),               // mechanical, 0.5 h
+        finding("GP-WARP-001", "k.cu", 12),             // retune 4 h, inside hot_kernel
+        finding("GP-WARP-006", "k.cu", 14),             // retune 4 h, inside hot_kernel
+        finding("GP-ASM-001", "k.cu", 20, "prmt.b32"),  // PTX inside hot_kernel
+        // PTX inside cold_kernel: two statements of one kind (a load with a cache hint)
+        finding("GP-ASM-001", "k.cu", 60, "ld.global.nc.f32"),
+        finding("GP-ASM-001", "k.cu", 61, "ld.global.nc.v4.f32"),
+        // ldmatrix outside any kernel, in a hot kernel's file
+        finding("GP-ASM-002", "k.cu", 200, "ldmatrix.sync.aligned.m8n8.x4.b16"),
     };
     scan.kernels = {kernel("big_kernel", "big.cu", 5, 250), kernel("hot_kernel", "k.cu", 10, 30),
                     kernel("cold_kernel", "k.cu", 50, 120)};
@@ -186,15 +190,18 @@ TEST(AuditEffort, RewriteItemsPricedPerKindAndWeightedByHotness) {
                                                   repo.kernels, default_audit_config());
   const EffortItem& hot_ptx = item(estimate, "Rewrite inline PTX in hot_kernel");
   expect_days(hot_ptx.days, 0.5, 1, 3);
-  EXPECT_EQ(hot_ptx.basis, "1 site × 1 d × 1 (hot kernel)");
+  EXPECT_EQ(hot_ptx.basis, "1 instruction kind × 1 d (prmt: 1 statement) × 1 (hot kernel)");
   EXPECT_EQ(hot_ptx.evidence[0].anchor, "kernel-1");
   const EffortItem& cold_ptx = item(estimate, "Rewrite inline PTX in cold_kernel");
-  expect_days(cold_ptx.days, 0.25, 0.5, 1.5);  // 2 sites × 1 d × 0.25
-  EXPECT_EQ(cold_ptx.basis, "2 sites × 1 d × 0.25 (cold kernel)");
+  // Two loads of one kind are one unit: 1 kind × 1 d × 0.25.
+  expect_days(cold_ptx.days, 0.125, 0.25, 0.75);
+  EXPECT_EQ(cold_ptx.basis,
+            "1 instruction kind × 1 d (ld.global: 2 statements) × 0.25 (cold kernel)");
   EXPECT_EQ(cold_ptx.hotness, 0.25);
   const EffortItem& mma = item(estimate, "Redesign tensor-core code (WMMA/MMA/ldmatrix) in k.cu");
   expect_days(mma.days, 2.5, 5, 15);
-  EXPECT_EQ(mma.basis, "1 site × 5 d × 1 (a hot kernel's file)");
+  EXPECT_EQ(mma.basis,
+            "1 instruction kind × 5 d (ldmatrix: 1 statement) × 1 (a hot kernel's file)");
   ASSERT_EQ(mma.evidence.size(), 1u);
   EXPECT_EQ(mma.evidence[0].anchor, "finding-GP-ASM-002-k.cu-200");
   const EffortItem& engines = item(estimate, "Rebuild TensorRT engines for AMD (MIGraphX)");
@@ -248,11 +255,11 @@ TEST(AuditEffort, TotalsPerTierAreTheSumsOfTheirItems) {
   EXPECT_EQ(summary.tiers[1].items, 8u);
   // 0.0625 + 1.5 + 0.25 + 0.125 + 0.25 + 0.5 + 1.5, and 2 to validate (no framework here)
   EXPECT_DOUBLE_EQ(summary.tiers[1].days.likely, 6.1875);
-  EXPECT_DOUBLE_EQ(summary.tiers[2].days.likely, 4.5);   // 3.5 + 0.5 + 0.5
-  EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 51.5);  // 40 + 5 + 5 + 1 + 0.5
-  EXPECT_DOUBLE_EQ(summary.total.likely, 62.4375);
-  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + (3.140625 + 1.5) + 2.25 + 25.75);
-  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 114.5);
+  EXPECT_DOUBLE_EQ(summary.tiers[2].days.likely, 4.5);    // 3.5 + 0.5 + 0.5
+  EXPECT_DOUBLE_EQ(summary.tiers[3].days.likely, 51.25);  // 40 + 5 + 5 + 1 + 0.25
+  EXPECT_DOUBLE_EQ(summary.total.likely, 62.1875);
+  EXPECT_DOUBLE_EQ(summary.total.low, 0.125 + (3.140625 + 1.5) + 2.25 + 25.625);
+  EXPECT_DOUBLE_EQ(summary.total.high, 0.5 + (6.28125 + 3) + 13.5 + 113.75);
 }
 
 TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
@@ -270,10 +277,10 @@ TEST(AuditEffort, WithoutATraceEveryKernelMayBeHotAndRangesWiden) {
   EXPECT_DOUBLE_EQ(repo.kernels[0].tuning_days_likely, 1);  // big_kernel
   // Rewrite sites at the untraced weight, whatever kernel they sit in.
   const EffortItem& ptx = item(estimate, "Rewrite inline PTX in cold_kernel");
-  expect_days(ptx.days, 0.5625, 1.5, 9);  // 2 × 1 × 0.75
+  expect_days(ptx.days, 0.28125, 0.75, 4.5);  // 1 kind × 1 × 0.75
   EXPECT_EQ(ptx.basis,
-            "2 sites × 1 d × 0.75 (effort.rewrite.untraced_weight); range widened ×0.75 low / "
-            "×2 high (no trace)");
+            "1 instruction kind × 1 d (ld.global: 2 statements) × 0.75 "
+            "(effort.rewrite.untraced_weight); range widened ×0.75 low / ×2 high (no trace)");
   // Config work and component projects do not depend on hotness: a missing trace leaves them
   // as they are.
   expect_days(item(estimate, "GP-DEPLOY-001 Docker base image").days, 0.125, 0.25, 0.5);
@@ -309,7 +316,7 @@ TEST(AuditEffort, ConfigWeightsScaleTheirItems) {
   const EffortEstimate estimate =
       estimate_effort({repo.scan, repo.findings, repo.dry_run, true}, repo.kernels, *config);
   EXPECT_DOUBLE_EQ(item(estimate, "GP-DEPLOY-001 Docker base image").days.likely, 0.5);
-  EXPECT_DOUBLE_EQ(item(estimate, "Rewrite inline PTX in cold_kernel").days.likely, 1.0);
+  EXPECT_DOUBLE_EQ(item(estimate, "Rewrite inline PTX in cold_kernel").days.likely, 0.5);
 }
 
 // Only product code the AMD build may compile is priced: a test's PTX, a vendored kernel, an
@@ -554,6 +561,27 @@ TEST(AuditEffort, TensorRtPluginFoldersArePricedInsideTheReplacement) {
   }
   // The Repo's own kernels, outside any plugin folder, are still ported.
   item(estimate, "Rewrite inline PTX in hot_kernel");
+}
+
+// A PTX wrapper header is one unit per distinct instruction kind (the opcode, with the state
+// space of a memory operation), not one per statement.
+TEST(AuditEffort, PtxIsPricedPerInstructionKindNotPerStatement) {
+  Repo repo(true);
+  repo.scan.findings.push_back(
+      finding("GP-ASM-001", "utils/ptx.cuh", 10, "setp.ne.b32, mov.b32, ld.global.v4.u32"));
+  repo.scan.findings.push_back(finding("GP-ASM-001", "utils/ptx.cuh", 20, "ld.global.cg.v4.u32"));
+  repo.scan.findings.push_back(finding("GP-ASM-001", "utils/ptx.cuh", 30, "mov.u32, %laneid"));
+  repo.scan.findings.push_back(finding("GP-ASM-001", "utils/ptx.cuh", 40, "cvt.rn.f16.f32"));
+  repo.scan.findings.push_back(finding("GP-ASM-001", "utils/ptx.cuh", 50, "st.shared.u32"));
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& ptx = item(estimate, "Rewrite inline PTX in utils/ptx.cuh");
+  EXPECT_EQ(ptx.quantity, 5);
+  EXPECT_EQ(ptx.basis,
+            "5 instruction kinds × 1 d (cvt, ld.global, mov, setp, st.shared: 5 statements) × 1 "
+            "(no kernel in the file: priced in full)");
+  EXPECT_EQ(ptx.evidence.size(), 5u);
 }
 
 // The same rule matching the same text n times is one fix repeated: 1 + log2(n) units.

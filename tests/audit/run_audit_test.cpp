@@ -85,8 +85,10 @@ TEST(RunAudit, HotOwnKernelsAreTunedAndTheColdOneIsNot) {
   EXPECT_EQ(rotary.tuning_days_likely, 0);
   const EffortItem* ptx = find_item(result, "Rewrite inline PTX in csrc/dequant_rotary.cu");
   ASSERT_NE(ptx, nullptr);
-  EXPECT_EQ(ptx->quantity, 3);
-  EXPECT_EQ(ptx->basis, "3 sites × 1 d × 1 (a hot kernel's file)");
+  // Three statements of two kinds (prmt, lop3): two units.
+  EXPECT_EQ(ptx->quantity, 2);
+  EXPECT_EQ(ptx->basis,
+            "2 instruction kinds × 1 d (lop3, prmt: 3 statements) × 1 (a hot kernel's file)");
   const EffortItem* apis = find_item(result, "Replace CUDA APIs that HIP does not provide");
   ASSERT_NE(apis, nullptr);
   std::vector<std::string> labels;
@@ -158,11 +160,11 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   EXPECT_EQ(result.inputs.outside_product_findings, 0u);
   EXPECT_FALSE(result.inputs.amd_build_exists);
   EXPECT_TRUE(result.feature_gaps.empty());
-  EXPECT_NEAR(result.effort.total.low, 14.3546875, 1e-9);
-  EXPECT_NEAR(result.effort.total.likely, 24.865625, 1e-9);
-  EXPECT_NEAR(result.effort.total.high, 60.7625, 1e-9);
-  EXPECT_NEAR(*cost.payback_ratio, 0.725210, 1e-6);
-  EXPECT_EQ(result.verdict.headline, "Bounded project: 14–61 engineer-days");
+  EXPECT_NEAR(result.effort.total.low, 13.8546875, 1e-9);
+  EXPECT_NEAR(result.effort.total.likely, 23.865625, 1e-9);
+  EXPECT_NEAR(result.effort.total.high, 57.7625, 1e-9);
+  EXPECT_NEAR(*cost.payback_ratio, 0.717368, 1e-6);
+  EXPECT_EQ(result.verdict.headline, "Bounded project: 14–58 engineer-days");
   ASSERT_EQ(result.verdict.reasons.size(), 3u);
   // Validating the stack on AMD: 2 d, and a day for each of PyTorch and Triton.
   EXPECT_EQ(result.verdict.reasons[0].text,

@@ -180,7 +180,7 @@ inline AuditResult sample_audit() {
   rewrite.per_unit = 3;
   rewrite.hotness = 1;
   rewrite.basis = "1 site × 3 d × hot 1.0";
-  rewrite.weight_key = "effort.rewrite.ptx_site_days";
+  rewrite.weight_key = "effort.rewrite.ptx_kind_days";
   rewrite.days = {2, 3, 8};
   result.items = {config, port, rewrite};
 
