@@ -206,6 +206,7 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   rewrite.cutlass_family_days = in.at_least("effort.rewrite.cutlass_family_days", 0);
   rewrite.tensorrt_engine_days = in.at_least("effort.rewrite.tensorrt_engine_days", 0);
   rewrite.tensorrt_project_days = in.at_least("effort.rewrite.tensorrt_project_days", 0);
+  rewrite.cudnn_graph_days = in.at_least("effort.rewrite.cudnn_graph_days", 0);
   rewrite.cubin_days = in.at_least("effort.rewrite.cubin_days", 0);
   rewrite.hot_weight = in.at_least("effort.rewrite.hot_weight", 0);
   rewrite.cold_weight = in.at_least("effort.rewrite.cold_weight", 0);

@@ -63,6 +63,7 @@ struct RewriteWeights {
   double cutlass_family_days = 0;  // a family of one file; see project_days()
   double tensorrt_engine_days = 0;
   double tensorrt_project_days = 0;  // TensorRT in one file; see project_days()
+  double cudnn_graph_days = 0;       // the cuDNN frontend graph API in one file
   double cubin_days = 0;
   double hot_weight = 0;
   double cold_weight = 0;

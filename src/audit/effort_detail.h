@@ -49,15 +49,17 @@ class DefinitionRows {
 
 // The component rules the audit prices as one project each, not per site.
 bool is_cutlass_rule(std::string_view rule);  // GP-LIB-009
-bool is_tensorrt_rule(
-    std::string_view rule);  // the TensorRT API, plugins, packages, engines' build
+// The TensorRT API, its plugins, its packages and its engines' build.
+bool is_tensorrt_rule(std::string_view rule);
+// A use of the cuDNN frontend's graph API (GP-LIB-003 on `cudnn_frontend::`).
+bool is_cudnn_graph_use(const Finding& finding);
 
-// Code that belongs to a component project — a CUTLASS/CuTe kernel family, or TensorRT with its
-// plugins — is priced inside that project: its other findings, its kernels and its translated
-// files are not priced again on their own.
+// Code that belongs to a component project — a CUTLASS/CuTe kernel family, TensorRT with its
+// plugins, or the cuDNN frontend's graphs — is priced inside that project: its other findings, its
+// kernels and its translated files are not priced again on their own.
 class ComponentProjects {
  public:
-  enum class Kind : std::uint8_t { CutlassFamily, TensorRt };
+  enum class Kind : std::uint8_t { CutlassFamily, TensorRt, CudnnGraph };
   struct Project {
     Kind kind = Kind::CutlassFamily;
     std::string folder;              // a family's folder ("" at the root); TensorRT: ""

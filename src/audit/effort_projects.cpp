@@ -31,6 +31,11 @@ bool is_tensorrt_rule(std::string_view rule) {
          rule == "GP-PKG-004";
 }
 
+bool is_cudnn_graph_use(const Finding& finding) {
+  static const std::uint16_t k_cudnn = rule_index("GP-LIB-003");
+  return finding.rule == k_cudnn && finding.detail == "cudnn_frontend::";
+}
+
 std::string family_of(std::string_view file) {
   std::size_t end = 0;
   for (int level = 0; level < 3; ++level) {
@@ -47,6 +52,7 @@ ComponentProjects::ComponentProjects(const ScanResult& scan) {
   const auto catalog = rule_catalog();
   std::map<std::string, std::size_t> family_index;
   std::optional<std::size_t> tensorrt;
+  std::optional<std::size_t> cudnn;
   for (const Finding& finding : scan.findings) {
     if (!finding.is_port_work()) {
       continue;
@@ -68,6 +74,12 @@ ComponentProjects::ComponentProjects(const ScanResult& scan) {
         m_projects.push_back(std::move(project));
       }
       m_projects[it->second].files.insert(file);
+    } else if (is_cudnn_graph_use(finding)) {
+      if (!cudnn) {
+        cudnn = m_projects.size();
+        m_projects.push_back(Project{Kind::CudnnGraph, "", {}, {}, {}, false});
+      }
+      m_projects[*cudnn].files.insert(file);
     } else if (is_tensorrt_rule(rule)) {
       if (!tensorrt) {
         tensorrt = m_projects.size();
@@ -118,6 +130,9 @@ std::string ComponentProjects::name(std::size_t project) const {
   const Project& p = m_projects[project];
   if (p.kind == Kind::TensorRt) {
     return "the TensorRT replacement";
+  }
+  if (p.kind == Kind::CudnnGraph) {
+    return "the cuDNN graph port";
   }
   return "the CUTLASS/CuTe kernel family " +
          (p.folder.empty() ? std::string("at the root") : "in " + p.folder + "/");

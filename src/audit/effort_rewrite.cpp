@@ -22,6 +22,7 @@ enum class RewriteKind : std::uint8_t {
   Cutlass,
   TensorRtEngine,
   TensorRtApi,
+  CudnnGraph,
   Cubin,
   Other
 };
@@ -164,12 +165,15 @@ std::set<std::string> project_files(const Group& group, const ComponentProjects&
 std::size_t rule_findings(const Group& group, const ComponentProjects& projects,
                           const ScanResult& scan) {
   const auto catalog = rule_catalog();
-  const bool tensorrt =
-      projects.projects()[*group.project].kind == ComponentProjects::Kind::TensorRt;
+  const ComponentProjects::Kind kind = projects.projects()[*group.project].kind;
   std::size_t count = 0;
   for (std::size_t f : group.findings) {
-    const std::string_view rule = catalog[scan.findings[f].rule].id;
-    count += (tensorrt ? is_tensorrt_rule(rule) : is_cutlass_rule(rule)) ? 1 : 0;
+    const Finding& finding = scan.findings[f];
+    const std::string_view rule = catalog[finding.rule].id;
+    const bool own = kind == ComponentProjects::Kind::TensorRt     ? is_tensorrt_rule(rule)
+                     : kind == ComponentProjects::Kind::CudnnGraph ? is_cudnn_graph_use(finding)
+                                                                   : is_cutlass_rule(rule);
+    count += own ? 1 : 0;
   }
   return count;
 }
@@ -212,7 +216,11 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
     // Binaries and engines inside a project's code (a plugin's cubins, a DSL's compiled
     // kernels) go with it too.
     const std::optional<std::size_t> project = projects.owner(std::string(finding.file));
-    if (rule.tier != Tier::Rewrite) {
+    // The cuDNN graph project is made of retune-tier findings: they are its uses, not its code.
+    const bool graph_use =
+        project && is_cudnn_graph_use(finding) &&
+        projects.projects()[*project].kind == ComponentProjects::Kind::CudnnGraph;
+    if (rule.tier != Tier::Rewrite && !graph_use) {
       if (project && rule.tier != Tier::Config && rule.tier != Tier::Framework) {
         owned[*project].push_back(f);
       }
@@ -222,8 +230,9 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
     std::string file;
     if (project) {
       const ComponentProjects::Project& owner = projects.projects()[*project];
-      kind = owner.kind == ComponentProjects::Kind::TensorRt ? RewriteKind::TensorRtApi
-                                                             : RewriteKind::Cutlass;
+      kind = owner.kind == ComponentProjects::Kind::TensorRt     ? RewriteKind::TensorRtApi
+             : owner.kind == ComponentProjects::Kind::CudnnGraph ? RewriteKind::CudnnGraph
+                                                                 : RewriteKind::Cutlass;
       file = owner.folder;  // one project, wherever its code sits
     } else if (kind == RewriteKind::Cutlass) {
       file = family_of(finding.file);
@@ -316,6 +325,20 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
         spec.weight_key = "effort.rewrite.tensorrt_project_days";
         spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} files using or packaging it)",
                                          weights.tensorrt_project_days, files.size());
+        break;
+      }
+      case RewriteKind::CudnnGraph: {
+        const std::set<std::string> files = project_files(group, projects, inputs.scan);
+        spec.title =
+            "Port the cuDNN frontend graphs to MIOpen (or move their ops into PyTorch or "
+            "MIGraphX)";
+        spec.quantity = 1;
+        spec.quantity_unit = "project";
+        spec.component_project = true;
+        spec.per_unit = project_days(weights.cudnn_graph_days, files.size());
+        spec.weight_key = "effort.rewrite.cudnn_graph_days";
+        spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} files using cudnn_frontend)",
+                                         weights.cudnn_graph_days, files.size());
         break;
       }
       case RewriteKind::Cubin:

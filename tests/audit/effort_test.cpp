@@ -584,6 +584,33 @@ TEST(AuditEffort, PtxIsPricedPerInstructionKindNotPerStatement) {
   EXPECT_EQ(ptx.evidence.size(), 5u);
 }
 
+// The cuDNN frontend's graphs are one project sized by the files that use them; a legacy cuDNN
+// call elsewhere is still a retune item of its own.
+TEST(AuditEffort, CudnnFrontendGraphsAreOneProject) {
+  Repo repo(true);
+  repo.scan.findings.push_back(finding("GP-LIB-003", "ops/attn.cpp", 10, "cudnn_frontend::"));
+  repo.scan.findings.push_back(finding("GP-LIB-003", "ops/attn.cpp", 30, "cudnn_frontend::"));
+  repo.scan.findings.push_back(finding("GP-LIB-003", "ops/conv.cpp", 12, "cudnn_frontend::"));
+  repo.scan.findings.push_back(finding("GP-LIB-003", "ops/conv.cpp", 40, "cudnnSetStream"));
+  repo.scan.findings.push_back(finding("GP-LIB-003", "legacy/pool.cpp", 8, "cudnnPoolingForward"));
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& graphs = item(estimate,
+                                  "Port the cuDNN frontend graphs to MIOpen (or move their ops "
+                                  "into PyTorch or MIGraphX)");
+  EXPECT_EQ(graphs.tier, EffortTier::Rewrite);
+  // 10 d × (1 + log2 2 files), the project spread; conv.cpp's cudnnSetStream goes with it.
+  expect_days(graphs.days, 10, 20, 40);
+  EXPECT_EQ(graphs.basis,
+            "1 project × 20 d (10 d × (1 + log2 2 files using cudnn_frontend); includes its "
+            "code's 1 other finding)");
+  EXPECT_EQ(graphs.evidence.size(), 4u);
+  const EffortItem& legacy = item(estimate, "GP-LIB-003 cuDNN");
+  ASSERT_EQ(legacy.evidence.size(), 1u);
+  EXPECT_EQ(legacy.evidence[0].file, "legacy/pool.cpp");
+}
+
 // The same rule matching the same text n times is one fix repeated: 1 + log2(n) units.
 TEST(AuditEffort, IdenticalFindingsGrowTheEstimateSubLinearly) {
   ScanResult scan;
