@@ -222,6 +222,7 @@ def main():
                 "sharedMemPerBlock": 49152, "numSms": 132, "regsPerMultiprocessor": 65536,
                 "sharedMemPerBlockOptin": 232448, "sharedMemPerMultiprocessor": 233472}],
             "cupti_version": 22, "cuda_runtime_version": 12040, "cuda_driver_version": 12040,
+            "gpuport_synthetic": "bench/make_kineto_trace.py",
             "record_shapes": 1, "with_stack": 1, "displayTimeUnit": "ms",
             "baseTimeNanoseconds": 1751410836000000000,
         }

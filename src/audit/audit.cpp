@@ -63,6 +63,26 @@ TraceCoverage coverage(bool traced, const NoTraceConfig& no_trace) {
   return out;
 }
 
+// Why a trace's times may not be measurements: it says a script made it, or it is a Kineto
+// trace with kernels and no host launch call at all (a profiler always records the launches).
+std::string synthetic_trace_note(const Trace& trace) {
+  if (!trace.synthetic.empty()) {
+    return fmt::format(
+        "The trace {} was made by {}, not recorded by a profiler: its GPU times are not "
+        "measurements",
+        trace.path, trace.synthetic);
+  }
+  if (trace.format == TraceFormat::KinetoJson && !trace.activities.empty() &&
+      trace.launches.empty()) {
+    return fmt::format(
+        "The trace {} has GPU kernels but no host launch call: it was not recorded with the "
+        "profiler's host side (a script made it, or it was stripped), so its GPU times may not "
+        "be measurements",
+        trace.path);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string_view audit_stage_name(AuditStage stage) {
@@ -165,6 +185,7 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   }
   const SourceIndex index(std::move(definitions));
   std::vector<Profile> profiles;
+  std::vector<std::string> synthetic_notes;  // traces a script made: flagged with the verdict
   for (const std::string& path : inputs.traces) {
     report(inputs, AuditStage::Trace, path);
     auto trace = read_trace(path, ReadOptions{});
@@ -174,6 +195,9 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
     ProfileOptions options;
     options.source = &index;
     profiles.push_back(analyze_trace(*trace, options));
+    if (std::string note = synthetic_trace_note(*trace); !note.empty()) {
+      synthetic_notes.push_back(std::move(note));
+    }
   }
 
   report(inputs, AuditStage::Estimate);
@@ -220,6 +244,12 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   result.verdict = decide_verdict(
       {result.items, result.effort, result.kernels, result.cost, traced, &result.feature_gaps},
       config.verdict);
+
+  // A trace is an input like a throughput: one a script made, or one with no host side at all,
+  // is flagged next to the verdict, not only in the inputs table.
+  for (std::string& note : synthetic_notes) {
+    result.verdict.assumed.push_back(std::move(note));
+  }
 
   result.warnings = std::move(bench_warnings);
   for (const FileWarning& warning : scan_result.warnings) {

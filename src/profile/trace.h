@@ -103,6 +103,10 @@ struct Trace {
   std::vector<LaunchCall> launches;      // host launch calls that carry a correlation id
   std::vector<TraceRange> ranges;        // annotation / NVTX ranges, in file order
   std::vector<DeviceInfo> devices;
+  // Who generated the file, when it says it was made by a script rather than recorded by a
+  // profiler (a Kineto trace's top-level "gpuport_synthetic": "<generator>" or true); empty
+  // otherwise. Its times are then not measurements.
+  std::string synthetic;
 
   // True for inputs that carry per-name totals instead of dispatches (no steps, no launches).
   bool summary_only() const { return activities.empty() && !summaries.empty(); }

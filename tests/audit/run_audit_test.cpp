@@ -316,6 +316,22 @@ class CountingFileSystem final : public FileSystem {
   mutable std::atomic<std::uint64_t> m_listings{0};
 };
 
+// A trace that says a script made it is flagged next to the verdict, like a placeholder.
+TEST(RunAudit, ATraceMadeByAScriptIsFlaggedWithTheVerdict) {
+  const std::string example = GPUPORT_SOURCE_DIR "/examples/traces/serving-h100.json.gz";
+  const AuditResult generated = audit({example});
+  ASSERT_FALSE(generated.verdict.assumed.empty());
+  EXPECT_EQ(generated.verdict.assumed.back(),
+            "The trace " + example +
+                " was made by examples/make_example_trace.py, not recorded by a profiler: its GPU "
+                "times are not measurements");
+  // The test fixture has its host launches and no label: nothing to flag about it.
+  const AuditResult recorded = audit({k_trace});
+  for (const std::string& line : recorded.verdict.assumed) {
+    EXPECT_EQ(line.find("The trace"), std::string::npos) << line;
+  }
+}
+
 TEST(RunAudit, WalksTheRepositoryOnce) {
   CountingFileSystem counting;
   ScanOptions alone;

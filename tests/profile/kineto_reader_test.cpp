@@ -40,6 +40,26 @@ TEST(KinetoReaderTest, CudaTraceKernelsAreExactNanosecondsGroupedByExactName) {
   EXPECT_EQ(totals.at("ncclDevKernel_Generic_1").total_ns, 1000);
 }
 
+// A generator's label says the file was made by a script: kept (cut to 200 bytes) for the audit.
+TEST(KinetoReaderTest, AGeneratorsSyntheticLabelIsKept) {
+  const std::string events =
+      R"("traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1}]})";
+  auto labelled = read_json_text("s.json", R"({"gpuport_synthetic": "make_trace.py", )" + events);
+  ASSERT_TRUE(labelled.has_value()) << labelled.error().message;
+  EXPECT_EQ(labelled->synthetic, "make_trace.py");
+  auto flagged = read_json_text("t.json", R"({"gpuport_synthetic": true, )" + events);
+  ASSERT_TRUE(flagged.has_value());
+  EXPECT_EQ(flagged->synthetic, "a script");
+  auto long_label = read_json_text(
+      "l.json", R"({"gpuport_synthetic": ")" + std::string(5000, 'x') + R"(", )" + events);
+  ASSERT_TRUE(long_label.has_value());
+  EXPECT_EQ(long_label->synthetic.size(), 200u);
+  auto recorded = read_json_text("r.json", R"({"gpuport_synthetic": false, )" + events);
+  ASSERT_TRUE(recorded.has_value());
+  EXPECT_TRUE(recorded->synthetic.empty());
+  EXPECT_EQ(read_fixture("kineto_cuda.json").synthetic, "");
+}
+
 TEST(KinetoReaderTest, CudaTraceActivityFieldsComeFromArgs) {
   const Trace trace = read_fixture("kineto_cuda.json");
   ASSERT_EQ(trace.activities.size(), 6u);

@@ -92,6 +92,23 @@ void KinetoReader::read_member(std::string_view key) {
     read_device_properties();
     return;
   }
+  if (key == "gpuport_synthetic") {  // a generator's own label: see Trace::synthetic
+    const ValueKind kind = m_json.peek();
+    if (kind == ValueKind::String) {
+      m_trace.synthetic = m_json.read_string();
+      constexpr std::size_t k_label_bytes = 200;  // a label, shown in a report's banner
+      if (m_trace.synthetic.size() > k_label_bytes) {
+        m_trace.synthetic.resize(k_label_bytes);
+      }
+      if (m_trace.synthetic.empty()) {
+        m_trace.synthetic = "a script";
+      }
+      return;
+    }
+    if (kind == ValueKind::True) {
+      m_trace.synthetic = "a script";
+    }
+  }
   if (const Vendor vendor = vendor_of_version_key(key); vendor != Vendor::Unknown) {
     m_vendor_by_version = vendor;
   }
