@@ -29,10 +29,13 @@ constexpr std::string_view k_description =
     "Decide whether moving a CUDA inference stack to AMD GPUs is worth it. The audit scans REPO,\n"
     "dry-runs its translation to HIP, reads the profiler traces of its serving path, and turns\n"
     "them with the team's prices and load numbers into one report: a verdict (config change,\n"
-    "validation pass, bounded project of N-M engineer-days, major project, or not worth it at\n"
-    "these prices) with the three reasons that weigh most, the effort by tier with every line\n"
-    "item traceable to a finding or a kernel, the cost per 1M requests on each platform, the\n"
-    "monthly saving, the payback time and the AMD throughput at which the move breaks even.";
+    "validate the existing AMD build, validation pass, bounded project of N-M engineer-days,\n"
+    "major project, or not worth it at these prices) with the three reasons that weigh most,\n"
+    "the effort by tier with every line item traceable to a finding or a kernel and checked\n"
+    "against the size of the kernel code, the CUDA-only features the AMD build does without,\n"
+    "the library work to measure before committing, the cost per 1M requests on each\n"
+    "platform, the monthly saving, the payback time and the AMD throughput at which the move\n"
+    "breaks even.";
 
 constexpr std::string_view k_footer =
     "Inputs:\n"
