@@ -29,6 +29,12 @@ void check_trace(const std::string& file, TraceFormat format) {
   auto trace = read_trace((traces / file).string(), {});
   ASSERT_TRUE(trace.has_value()) << trace.error().message;
   EXPECT_EQ(trace->format, format);
+  // Recorded by a profiler: no generator's label, and (Kineto) the host launches are there, so
+  // the audit flags none of these as made by a script.
+  EXPECT_TRUE(trace->synthetic.empty()) << file;
+  if (format == TraceFormat::KinetoJson) {
+    EXPECT_FALSE(trace->launches.empty()) << file;
+  }
   EXPECT_EQ(testing::count_kind(*trace, ActivityKind::Kernel),
             expected["n_kernels"].get<std::int64_t>());
   EXPECT_EQ(testing::total_kernel_ns(*trace), expected_ns(expected["kernel_total"], unit));
