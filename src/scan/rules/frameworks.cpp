@@ -28,6 +28,7 @@ constexpr ModuleRule k_module_rules[] = {
   {"flash_attn_interface",  "GP-FW-010"},
   {"fused_layer_norm_cuda", "GP-FW-014"},
   {"numba_cuda",            "GP-FW-018"},
+  {"onnxruntime",           "GP-FW-023"},
   {"pynvml",                "GP-FW-020"},
   {"sgl_kernel",            "GP-FW-008"},
   {"sglang",                "GP-FW-008"},

@@ -146,6 +146,25 @@ void on_plugin_interface(SourceContext& ctx, std::size_t i, std::string_view) {
   }
 }
 
+// ONNX Runtime's C and C++ API headers (onnxruntime_c_api.h, onnxruntime_cxx_api.h, and the
+// provider headers such as cuda_provider_factory.h under onnxruntime/).
+bool is_onnxruntime_header(std::string_view header) {
+  const std::size_t slash = header.rfind('/');
+  const std::string_view file = slash == std::string_view::npos ? header : header.substr(slash + 1);
+  return file.starts_with("onnxruntime_") && file.ends_with(".h");
+}
+
+// Asking ONNX Runtime's C/C++ API for the CUDA or TensorRT execution provider: the call site.
+// `options.AppendExecutionProvider_CUDA(...)` is a member call of Ort::SessionOptions.
+void on_ort_provider(SourceContext& ctx, std::size_t i, std::string_view name) {
+  const std::size_t before = prev_code(ctx, i);
+  const bool member =
+      before < ctx.size() && (ctx.is_punct(before, ".") || ctx.is_punct(before, "->"));
+  if ((member && ctx.is_punct(next_code(ctx, i), "(")) || is_call(ctx, i)) {
+    ctx.add("GP-FW-003", i, std::string(name));
+  }
+}
+
 bool is_tensorrt_header(std::string_view header) {
   std::size_t slash = header.rfind('/');
   std::string_view file = slash == std::string_view::npos ? header : header.substr(slash + 1);
@@ -184,6 +203,16 @@ void finish_libraries(SourceContext& ctx) {
 void register_libraries(HandlerTable& table) {
   for (std::string_view name : {"cub", "thrust", "cutlass", "cute", "nvinfer1", "cudnn_frontend"}) {
     table.add(name, on_namespace);
+  }
+  for (std::string_view name :
+       {"OrtSessionOptionsAppendExecutionProvider_CUDA",
+        "OrtSessionOptionsAppendExecutionProvider_CUDA_V2",
+        "OrtSessionOptionsAppendExecutionProvider_Tensorrt",
+        "OrtSessionOptionsAppendExecutionProvider_TensorRT",
+        "OrtSessionOptionsAppendExecutionProvider_TensorRT_V2", "AppendExecutionProvider_CUDA",
+        "AppendExecutionProvider_CUDA_V2", "AppendExecutionProvider_TensorRT",
+        "AppendExecutionProvider_TensorRT_V2"}) {
+    table.add(name, on_ort_provider);
   }
   for (std::string_view name :
        {"IPluginV2", "IPluginV2Ext", "IPluginV2IOExt", "IPluginV2DynamicExt", "IPluginV3",
@@ -244,6 +273,8 @@ void on_include(SourceContext& ctx, std::size_t i, std::string_view header) {
     note_once(ctx, t_state.cub_thrust, i);
   } else if (is_tensorrt_header(header)) {
     note_once(ctx, t_state.tensorrt_include, i);
+  } else if (is_onnxruntime_header(header)) {
+    ctx.add("GP-FW-023", i, std::string(header));
   } else {
     on_type_header(ctx, i, header);
   }
