@@ -228,11 +228,7 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   EffortEstimate effort = estimate_effort(effort_inputs, result.kernels, config);
   result.items = std::move(effort.items);
   for (FeatureGap& gap : effort.feature_gaps) {
-    for (const Component& component : scan_result.components) {
-      if (component.name == gap.component) {
-        gap.amd_equivalent = component.amd_equivalent;
-      }
-    }
+    gap.amd_equivalent = amd_equivalent_of(scan_result.components, gap.component);
     result.feature_gaps.push_back(std::move(gap));
   }
   result.effort = effort.summary;

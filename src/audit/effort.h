@@ -3,6 +3,7 @@
 // default of every weight: docs/estimate-model.md.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "audit/audit_result.h"
@@ -30,6 +31,17 @@ struct EffortEstimate {
 // the team's code) and the anchors of the retune/rewrite findings inside its definition.
 EffortEstimate estimate_effort(const EffortInputs& inputs, std::vector<AuditKernel>& kernels,
                                const AuditConfig& config);
+
+// The config keys that name the two validation items: the one that validates a stack ported to
+// AMD, and the one that validates a build the project already has.
+inline constexpr std::string_view k_validation_key = "effort.validation.base_days";
+inline constexpr std::string_view k_existing_build_key = "effort.existing_build.base_days";
+inline bool validates_the_stack(const EffortItem& item) {
+  return item.weight_key == k_validation_key;
+}
+inline bool validates_existing_build(const EffortItem& item) {
+  return item.weight_key == k_existing_build_key;
+}
 
 // The tier's spread, and the whole range of `likely` days without widening.
 DayRange spread_days(double likely, EffortTier tier, const EffortConfig& config);

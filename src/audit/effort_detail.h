@@ -62,9 +62,9 @@ class ComponentProjects {
   enum class Kind : std::uint8_t { CutlassFamily, TensorRt, CudnnGraph };
   struct Project {
     Kind kind = Kind::CutlassFamily;
-    std::string folder;              // a family's folder ("" at the root); TensorRT: ""
-    std::set<std::string> files;     // the files that use the component itself: its size
-    std::set<std::string> derived;   // files that only name its types (GP-LIB-008): owned too
+    std::string folder;                          // a family's folder ("" at the root); TensorRT: ""
+    std::set<std::string, std::less<>> files;    // the files that use the component: its size
+    std::set<std::string, std::less<>> derived;  // files only naming its types (GP-LIB-008)
     std::vector<std::string> trees;  // folders all of whose code belongs to it ("plugin/norm")
     // A family in a project that builds for AMD: hipcc cannot compile CUTLASS/CuTe, so the AMD
     // build does without it. Listed as a feature gap with its port estimate, not priced.
@@ -81,9 +81,6 @@ class ComponentProjects {
  private:
   std::vector<Project> m_projects;
 };
-
-// The folder (up to three levels deep) a CUTLASS/CuTe use sits in: its kernel family.
-std::string family_of(std::string_view file);
 
 struct ItemSpec {
   EffortTier tier = EffortTier::Mechanical;

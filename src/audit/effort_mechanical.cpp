@@ -121,7 +121,7 @@ void add_catalog_items(const EffortInputs& inputs, const ComponentProjects& proj
       continue;
     }
     // Mechanical and retune work in a component project's code is part of that project.
-    if (rule.tier != Tier::Config && projects.owner(std::string(finding.file))) {
+    if (rule.tier != Tier::Config && projects.owner(finding.file)) {
       continue;
     }
     // The existing AMD build already compiles this code: the mechanical port is done.
@@ -196,7 +196,7 @@ void add_validation_item(const EffortInputs& inputs, const AuditConfig& config,
   spec.quantity_unit = "stack";
   spec.per_unit =
       weights.base_days + weights.framework_days * static_cast<double>(frameworks.size());
-  spec.weight_key = "effort.validation.base_days";
+  spec.weight_key = std::string(k_validation_key);
   spec.per_unit_note = fmt::format(
       "{:g} d + {} framework{} in product code × effort.validation.framework_days {:g} d",
       weights.base_days, frameworks.size(), frameworks.size() == 1 ? "" : "s",
@@ -227,7 +227,7 @@ void add_existing_build_item(const EffortInputs& inputs, const AuditConfig& conf
   spec.quantity_unit = "build";
   spec.per_unit =
       weights.base_days + files * weights.kernel_file_hours / config.effort.hours_per_day;
-  spec.weight_key = "effort.existing_build.base_days";
+  spec.weight_key = std::string(k_existing_build_key);
   spec.per_unit_note = fmt::format(
       "{:g} d + {} kernel files it compiles × effort.existing_build.kernel_file_hours "
       "{:g} h",

@@ -19,6 +19,19 @@ bool is_under(std::string_view file, std::string_view folder) {
          file[folder.size()] == '/';
 }
 
+// The folder (up to three levels deep) a CUTLASS/CuTe use sits in: its kernel family.
+std::string family_of(std::string_view file) {
+  std::size_t end = 0;
+  for (int level = 0; level < 3; ++level) {
+    const std::size_t slash = file.find('/', end == 0 ? 0 : end + 1);
+    if (slash == std::string_view::npos) {
+      break;
+    }
+    end = slash;
+  }
+  return std::string(file.substr(0, end));
+}
+
 }  // namespace
 
 bool is_cutlass_rule(std::string_view rule) {
@@ -34,18 +47,6 @@ bool is_tensorrt_rule(std::string_view rule) {
 bool is_cudnn_graph_use(const Finding& finding) {
   static const std::uint16_t k_cudnn = rule_index("GP-LIB-003");
   return finding.rule == k_cudnn && finding.detail == "cudnn_frontend::";
-}
-
-std::string family_of(std::string_view file) {
-  std::size_t end = 0;
-  for (int level = 0; level < 3; ++level) {
-    const std::size_t slash = file.find('/', end == 0 ? 0 : end + 1);
-    if (slash == std::string_view::npos) {
-      break;
-    }
-    end = slash;
-  }
-  return std::string(file.substr(0, end));
 }
 
 ComponentProjects::ComponentProjects(const ScanResult& scan) {
@@ -96,10 +97,11 @@ ComponentProjects::ComponentProjects(const ScanResult& scan) {
       }
     }
   }
+  static const std::uint16_t k_tensorrt_types = rule_index("GP-LIB-008");
   // Code that only names TensorRT's types (GP-LIB-008) goes with TensorRT when it is replaced.
   if (tensorrt) {
     for (const Finding& finding : scan.findings) {
-      if (finding.is_port_work() && catalog[finding.rule].id == std::string_view("GP-LIB-008")) {
+      if (finding.is_port_work() && finding.rule == k_tensorrt_types) {
         m_projects[*tensorrt].derived.insert(std::string(finding.file));
       }
     }
@@ -108,8 +110,7 @@ ComponentProjects::ComponentProjects(const ScanResult& scan) {
 
 std::optional<std::size_t> ComponentProjects::owner(std::string_view file) const {
   for (std::size_t p = 0; p < m_projects.size(); ++p) {
-    if (m_projects[p].files.contains(std::string(file)) ||
-        m_projects[p].derived.contains(std::string(file))) {
+    if (m_projects[p].files.contains(file) || m_projects[p].derived.contains(file)) {
       return p;
     }
   }

@@ -148,17 +148,22 @@ std::set<std::string> instruction_kinds(const Group& group,
   return kinds;
 }
 
-// The files that size a project: those that use the component itself.
-std::set<std::string> project_files(const Group& group, const ComponentProjects& projects,
-                                    const ScanResult& scan) {
-  if (group.project) {
-    return projects.projects()[*group.project].files;
-  }
-  std::set<std::string> files;
-  for (std::size_t f : group.findings) {
-    files.insert(std::string(scan.findings[f].file));
-  }
-  return files;
+// One component project, sized by the files it spans: base × (1 + log2 files), spread by
+// effort.range.project_*.
+void component_project(ItemSpec& spec, std::string_view unit, double base,
+                       std::string_view weight_key, std::string_view files_are, std::size_t files) {
+  spec.quantity = 1;
+  spec.quantity_unit = std::string(unit);
+  spec.component_project = true;
+  spec.per_unit = project_days(base, files);
+  spec.weight_key = std::string(weight_key);
+  spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} {})", base, files, files_are);
+}
+
+// The files that size a project: those that use the component itself. A component's groups
+// always have their project: every use's file is in that project's files.
+std::size_t project_size(const Group& group, const ComponentProjects& projects) {
+  return projects.projects()[*group.project].files.size();
 }
 
 // How many of a project group's findings are the component's own rule (the rest are its code's).
@@ -215,7 +220,7 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
     RewriteKind kind = rewrite_kind(rule.id);
     // Binaries and engines inside a project's code (a plugin's cubins, a DSL's compiled
     // kernels) go with it too.
-    const std::optional<std::size_t> project = projects.owner(std::string(finding.file));
+    const std::optional<std::size_t> project = projects.owner(finding.file);
     // The cuDNN graph project is made of retune-tier findings: they are its uses, not its code.
     const bool graph_use =
         project && is_cudnn_graph_use(finding) &&
@@ -234,8 +239,6 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
              : owner.kind == ComponentProjects::Kind::CudnnGraph ? RewriteKind::CudnnGraph
                                                                  : RewriteKind::Cutlass;
       file = owner.folder;  // one project, wherever its code sits
-    } else if (kind == RewriteKind::Cutlass) {
-      file = family_of(finding.file);
     } else if (located_in_code(kind)) {
       kernel = locator.kernel_at(finding.file, finding.line);
       if (!kernel) {
@@ -296,17 +299,12 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
         break;
       }
       case RewriteKind::Cutlass: {
-        const std::set<std::string> files = project_files(group, projects, inputs.scan);
+        component_project(spec, "family", weights.cutlass_family_days,
+                          "effort.rewrite.cutlass_family_days", "files",
+                          project_size(group, projects));
         spec.title = "Port the CUTLASS/CuTe kernel family " +
                      (group.file.empty() ? std::string("at the root") : "in " + group.file + "/") +
                      " to Composable Kernel, hipBLASLt, aiter or Triton";
-        spec.quantity = 1;
-        spec.quantity_unit = "family";
-        spec.component_project = true;
-        spec.per_unit = project_days(weights.cutlass_family_days, files.size());
-        spec.weight_key = "effort.rewrite.cutlass_family_days";
-        spec.per_unit_note =
-            fmt::format("{:g} d × (1 + log2 {} files)", weights.cutlass_family_days, files.size());
         break;
       }
       case RewriteKind::TensorRtEngine:
@@ -316,29 +314,19 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
         spec.weight_key = "effort.rewrite.tensorrt_engine_days";
         break;
       case RewriteKind::TensorRtApi: {
-        const std::set<std::string> files = project_files(group, projects, inputs.scan);
+        component_project(spec, "project", weights.tensorrt_project_days,
+                          "effort.rewrite.tensorrt_project_days", "files using or packaging it",
+                          project_size(group, projects));
         spec.title = "Replace TensorRT with MIGraphX or ONNX Runtime's MIGraphX execution provider";
-        spec.quantity = 1;
-        spec.quantity_unit = "project";
-        spec.component_project = true;
-        spec.per_unit = project_days(weights.tensorrt_project_days, files.size());
-        spec.weight_key = "effort.rewrite.tensorrt_project_days";
-        spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} files using or packaging it)",
-                                         weights.tensorrt_project_days, files.size());
         break;
       }
       case RewriteKind::CudnnGraph: {
-        const std::set<std::string> files = project_files(group, projects, inputs.scan);
+        component_project(spec, "project", weights.cudnn_graph_days,
+                          "effort.rewrite.cudnn_graph_days", "files using cudnn_frontend",
+                          project_size(group, projects));
         spec.title =
             "Port the cuDNN frontend graphs to MIOpen (or move their ops into PyTorch or "
             "MIGraphX)";
-        spec.quantity = 1;
-        spec.quantity_unit = "project";
-        spec.component_project = true;
-        spec.per_unit = project_days(weights.cudnn_graph_days, files.size());
-        spec.weight_key = "effort.rewrite.cudnn_graph_days";
-        spec.per_unit_note = fmt::format("{:g} d × (1 + log2 {} files using cudnn_frontend)",
-                                         weights.cudnn_graph_days, files.size());
         break;
       }
       case RewriteKind::Cubin:

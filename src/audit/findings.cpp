@@ -49,6 +49,15 @@ void count_port_work(const std::vector<AuditFinding>& findings, AuditInputSummar
   }
 }
 
+std::string amd_equivalent_of(const std::vector<Component>& components, std::string_view name) {
+  for (const Component& component : components) {
+    if (component.name == name) {
+      return component.amd_equivalent;
+    }
+  }
+  return {};
+}
+
 std::vector<FeatureGap> feature_gaps(const std::vector<AuditFinding>& findings,
                                      const std::vector<Component>& components) {
   std::map<std::string, FeatureGap> by_component;
@@ -67,11 +76,7 @@ std::vector<FeatureGap> feature_gaps(const std::vector<AuditFinding>& findings,
   }
   std::vector<FeatureGap> out;
   for (auto& [name, gap] : by_component) {
-    for (const Component& component : components) {
-      if (component.name == name) {
-        gap.amd_equivalent = component.amd_equivalent;
-      }
-    }
+    gap.amd_equivalent = amd_equivalent_of(components, name);
     out.push_back(std::move(gap));
   }
   std::stable_sort(out.begin(), out.end(), [](const FeatureGap& a, const FeatureGap& b) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/audit_result.h"
@@ -20,5 +21,8 @@ void count_port_work(const std::vector<AuditFinding>& findings, AuditInputSummar
 // product code it leaves out with no alternative), one per component.
 std::vector<FeatureGap> feature_gaps(const std::vector<AuditFinding>& findings,
                                      const std::vector<Component>& components);
+
+// What the AMD side offers for a component, from its portability row ("" when it has none).
+std::string amd_equivalent_of(const std::vector<Component>& components, std::string_view name);
 
 }  // namespace gpuport

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "audit/effort.h"
+
 namespace gpuport {
 
 namespace {
@@ -199,15 +201,22 @@ std::string format_money(double dollars) {
   if (magnitude >= 1e15) {  // beyond any budget; also keeps llround in range
     return sign + fmt::format("${:.3g}", magnitude);
   }
-  const std::string digits = fmt::format("{}", std::llround(magnitude));
-  std::string grouped;
+  return sign + "$" + format_whole(magnitude);
+}
+
+std::string format_whole(double value) {
+  if (!std::isfinite(value)) {
+    return "-";
+  }
+  const std::string digits = fmt::format("{:.0f}", std::round(std::fabs(value)));
+  std::string grouped = value <= -0.5 ? "-" : "";
   for (std::size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) {
       grouped += ',';
     }
     grouped += digits[i];
   }
-  return sign + "$" + grouped;
+  return grouped;
 }
 
 std::string format_days(double days) {
@@ -233,7 +242,7 @@ VerdictSummary decide_verdict(const VerdictInputs& inputs, const VerdictConfig& 
   // With an AMD build in the project, its validation item and the work beside it.
   const EffortItem* existing_build = nullptr;
   for (const EffortItem& item : inputs.items) {
-    if (item.weight_key == "effort.existing_build.base_days") {
+    if (validates_existing_build(item)) {
       existing_build = &item;
     }
   }

@@ -29,6 +29,10 @@ std::string_view verdict_name(VerdictKind kind);
 // Stable lower-case ids for JSON: "config-change", ..., "not-worth-it".
 std::string_view verdict_id(VerdictKind kind);
 
+// A whole number with thousands separators ("6,516"), rounded half away from zero; "-" when not
+// finite.
+std::string format_whole(double value);
+
 // Money as every report shows it: cents under $1,000 ("$921.30"), whole grouped dollars above
 // ("$27,352"), "-" when not finite.
 std::string format_money(double dollars);

@@ -54,14 +54,23 @@ void process_file(const FileSystem& fs, const HipifyOptions& options, const Mapp
     outcome.action = FileAction::Copy;
     return;
   }
-  auto contents = fs.read(outcome.disk_path);
+  // The limit applies here too: a replayed listing (HipifyOptions::listing) may not have
+  // stat-ed the file, so the walker could not apply it.
+  auto contents = fs.read(outcome.disk_path, options.walk.max_file_size);
   if (!contents) {
     outcome.action = FileAction::Skip;
     outcome.reason = SkipReason::Unreadable;
     outcome.reason_detail = contents.error().message;
     return;
   }
+  if (contents->is_over_limit()) {
+    outcome.action = FileAction::Copy;  // as the walker reports it: mirrored, never translated
+    outcome.reason = SkipReason::TooLarge;
+    outcome.size = contents->size_over_limit();
+    return;
+  }
   const std::string_view bytes = contents->bytes();
+  outcome.size = bytes.size();
   if (looks_binary(bytes.substr(0, k_binary_probe_bytes))) {
     outcome.action = FileAction::Copy;
     outcome.reason = SkipReason::Binary;
@@ -165,20 +174,10 @@ tl::expected<HipifyRun, IoError> hipify_tree(const FileSystem& fs,
     WalkCallbacks callbacks;
     callbacks.on_file = [&](const DiscoveredFile& file) {
       FileOutcome outcome = outcome_for(file.path, file.disk_path, file.size);
-      if (!file.size_known) {  // a listing made for a reader that learns sizes when it reads
-        const auto size = fs.status(file.disk_path, false);
-        outcome.size = size ? size->size : 0;
-        if (outcome.size > options.walk.max_file_size) {
-          outcome.action = FileAction::Copy;  // as the walker reports it: never translated
-          outcome.reason = SkipReason::TooLarge;
-          collector.add(std::move(outcome));
-          return;
-        }
-      }
       process_file(fs, options, table, outcome, collector);
       if (progress != nullptr) {
         progress->files.fetch_add(1, std::memory_order_relaxed);
-        progress->bytes.fetch_add(file.size, std::memory_order_relaxed);
+        progress->bytes.fetch_add(outcome.size, std::memory_order_relaxed);
       }
       collector.add(std::move(outcome));
     };

@@ -93,6 +93,14 @@ TEST(Magnitude, NoKernelCodeOrLittlePortWorkIsNotChecked) {
   EXPECT_EQ(check.text,
             "12 kernel lines in 1 kernel in scope; 4 days of port work is under 20, too little to "
             "judge by the code's size");
+  // No port work at all, with the threshold set to 0: nothing to divide by, not "inf lines".
+  MagnitudeConfig zero = default_audit_config().magnitude;
+  zero.min_port_days = 0;
+  EffortSummary nothing;
+  const MagnitudeCheck idle = check_magnitude(small.scan, {}, nothing, zero);
+  EXPECT_EQ(idle.state, MagnitudeState::NotChecked);
+  EXPECT_FALSE(idle.lines_per_day);
+  EXPECT_EQ(idle.text.find("inf"), std::string::npos) << idle.text;
   // Left out of the AMD build: not in scope.
   Case excluded;
   excluded.scan.kernels = {kernel("a.cu", 500)};

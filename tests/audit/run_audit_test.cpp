@@ -293,6 +293,34 @@ TEST(RunAudit, TheDryRunWritesNothingAndFindsWhatHipifyLeaves) {
   EXPECT_EQ(digest.resolved, by_translator);
 }
 
+// A replayed listing may not have stat-ed its files: the size limit still holds when the dry
+// run reads them.
+TEST(RunAudit, TheReplayedDryRunStillLeavesOverSizeFilesUntranslated) {
+  MemoryFileSystem memory;
+  memory.add_file("repo/small.cu", "cudaMalloc(&p, 4);\n");
+  memory.add_file("repo/big.cu", "cudaMalloc(&p, 4);\n" + std::string(200, ' ') + "\n");
+  ScanOptions scan_options;
+  scan_options.walk.max_file_size = 100;
+  TreeListing listing;
+  scan_options.keep_listing = &listing;
+  ASSERT_TRUE(scan(memory, "repo", scan_options));
+  HipifyOptions replay;
+  replay.walk = scan_options.walk;
+  replay.listing = &listing;
+  const std::vector<std::string> roots{"repo"};
+  auto run = hipify_tree(memory, roots, replay, builtin_mapping_table());
+  ASSERT_TRUE(run);
+  ASSERT_EQ(run->files.size(), 2u);
+  EXPECT_EQ(run->files[0].relative, "big.cu");
+  EXPECT_EQ(run->files[0].action, FileAction::Copy);
+  EXPECT_EQ(run->files[0].reason, SkipReason::TooLarge);
+  EXPECT_EQ(run->files[0].size, 220u);
+  EXPECT_FALSE(run->files[0].changed);
+  EXPECT_EQ(run->files[1].relative, "small.cu");
+  EXPECT_EQ(run->files[1].action, FileAction::Translate);
+  EXPECT_TRUE(run->files[1].changed);
+}
+
 // A file system that counts directory listings: the audit walks the tree once.
 class CountingFileSystem final : public FileSystem {
  public:
