@@ -111,6 +111,10 @@ std::string instruction_kind(std::string_view instruction) {
   while (!instruction.empty() && instruction.front() == ' ') {
     instruction.remove_prefix(1);
   }
+  // WMMA's API is one kind whatever the call (fragments, loads, stores, multiply-accumulate).
+  if (instruction.starts_with("wmma::")) {
+    return "wmma";
+  }
   const std::size_t end = instruction.find_first_of(" ,%");
   instruction = instruction.substr(0, end);
   const std::size_t dot = instruction.find('.');
@@ -126,13 +130,25 @@ std::string instruction_kind(std::string_view instruction) {
   return std::string(opcode);
 }
 
+// A WMMA include or namespace directive: inventory, but no work of its own (the work is priced
+// where the API is used).
+bool is_wmma_declaration(std::string_view detail) {
+  return detail.starts_with("#include <") || detail.starts_with("using namespace nvcuda") ||
+         detail.starts_with("namespace alias nvcuda");
+}
+
 // The distinct instruction kinds of a group's findings (a detail may list several: "setp.ne.b32,
-// mov.b32, ld.global.v4.u32").
+// mov.b32, ld.global.v4.u32"); empty when the group holds only WMMA declarations.
 std::set<std::string> instruction_kinds(const Group& group,
                                         const std::vector<AuditFinding>& findings) {
   std::set<std::string> kinds;
+  bool declarations_only = true;
   for (std::size_t f : group.findings) {
     std::string_view detail = findings[f].detail;
+    if (is_wmma_declaration(detail)) {
+      continue;
+    }
+    declarations_only = false;
     while (!detail.empty()) {
       const std::size_t comma = detail.find(',');
       const std::string kind = instruction_kind(detail.substr(0, comma));
@@ -142,7 +158,7 @@ std::set<std::string> instruction_kinds(const Group& group,
       detail = comma == std::string_view::npos ? std::string_view() : detail.substr(comma + 1);
     }
   }
-  if (kinds.empty()) {
+  if (kinds.empty() && !declarations_only) {
     kinds.insert("asm");  // no instruction text: one kind
   }
   return kinds;
@@ -289,6 +305,9 @@ void add_rewrite_items(const EffortInputs& inputs, const ComponentProjects& proj
                          : "Redesign tensor-core code (WMMA/MMA/ldmatrix) " + where;
         // One unit per distinct instruction kind, whatever the number of statements.
         const std::set<std::string> kinds = instruction_kinds(group, inputs.findings);
+        if (kinds.empty()) {
+          continue;  // only WMMA includes or namespace directives: no work of their own
+        }
         spec.quantity = static_cast<double>(kinds.size());
         spec.quantity_unit = kinds.size() == 1 ? "instruction kind" : "instruction kinds";
         spec.per_unit = ptx ? weights.ptx_kind_days : weights.mma_kind_days;

@@ -584,6 +584,32 @@ TEST(AuditEffort, PtxIsPricedPerInstructionKindNotPerStatement) {
   EXPECT_EQ(ptx.evidence.size(), 5u);
 }
 
+// The WMMA API of one wrapper file is one instruction kind however many fragments and calls it
+// has; a file with only `#include <mma.h>` and `using namespace nvcuda` gets no item.
+TEST(AuditEffort, WmmaIsOneKindAndItsDirectivesAreNotWork) {
+  Repo repo(true);
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 3, "#include <mma.h>"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 4, "using namespace nvcuda"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 10, "wmma::fragment"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 11, "wmma::fill_fragment"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 12, "wmma::load_matrix_sync"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 13, "wmma::mma_sync"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/tc.cuh", 14, "wmma::store_matrix_sync"));
+  repo.scan.findings.push_back(finding("GP-MMA-001", "ops/blas.h", 2, "#include <mma.h>"));
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, true},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& wmma =
+      item(estimate, "Redesign tensor-core code (WMMA/MMA/ldmatrix) in ops/tc.cuh");
+  EXPECT_EQ(wmma.quantity, 1);
+  EXPECT_EQ(wmma.basis,
+            "1 instruction kind × 5 d (wmma: 7 statements) × 1 (no kernel in the file: priced in "
+            "full)");
+  for (const EffortItem& each : estimate.items) {
+    EXPECT_EQ(each.title.find("ops/blas.h"), std::string::npos) << each.title;
+  }
+}
+
 // The cuDNN frontend's graphs are one project sized by the files that use them; a legacy cuDNN
 // call elsewhere is still a retune item of its own.
 TEST(AuditEffort, CudnnFrontendGraphsAreOneProject) {

@@ -1,4 +1,5 @@
-// Parses `EXPECT: ID[, ID]`, `EXPECT-NEXT-LINE: ID` and expectations.txt sidecars.
+// Parses `EXPECT: ID[, ID]`, `EXPECT-NEXT-LINE: ID`, `EXPECT-NOT: ID` and expectations.txt
+// sidecars.
 #include "fixture_expectations.h"
 
 #include <algorithm>
@@ -26,12 +27,20 @@ std::vector<std::string> rule_ids(const std::string& text) {
 }
 
 void read_markers(const std::filesystem::path& file, const std::string& relative,
-                  std::vector<std::string>& out) {
+                  std::vector<std::string>& out, std::vector<std::string>* forbidden) {
   std::ifstream in(file, std::ios::binary);
   std::string line;
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
+    if (std::size_t never = line.find("EXPECT-NOT:"); never != std::string::npos) {
+      if (forbidden != nullptr) {
+        for (const std::string& id : rule_ids(line.substr(never))) {
+          forbidden->push_back(relative + ":" + std::to_string(number) + " " + id);
+        }
+      }
+      continue;
+    }
     std::size_t next = line.find("EXPECT-NEXT-LINE:");
     if (next != std::string::npos) {
       for (const std::string& id : rule_ids(line.substr(next))) {
@@ -64,7 +73,8 @@ void read_sidecar(const std::filesystem::path& file, std::vector<std::string>& o
 
 }  // namespace
 
-std::vector<std::string> read_expectations(const std::filesystem::path& directory) {
+std::vector<std::string> read_expectations(const std::filesystem::path& directory,
+                                           std::vector<std::string>* forbidden) {
   std::vector<std::string> expected;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
     if (!entry.is_regular_file()) {
@@ -74,10 +84,13 @@ std::vector<std::string> read_expectations(const std::filesystem::path& director
     if (relative == "expectations.txt") {
       read_sidecar(entry.path(), expected);
     } else {
-      read_markers(entry.path(), relative, expected);
+      read_markers(entry.path(), relative, expected, forbidden);
     }
   }
   std::sort(expected.begin(), expected.end());
+  if (forbidden != nullptr) {
+    std::sort(forbidden->begin(), forbidden->end());
+  }
   return expected;
 }
 

@@ -7,8 +7,10 @@
 
 namespace gpuport::testing {
 
-// "file:line RULE-ID", the form in which expected and actual findings are compared.
-std::vector<std::string> read_expectations(const std::filesystem::path& directory);
+// "file:line RULE-ID", the form in which expected and actual findings are compared. With
+// `forbidden`, also the `EXPECT-NOT: ID` marks: a finding of that rule must not be on that line.
+std::vector<std::string> read_expectations(const std::filesystem::path& directory,
+                                           std::vector<std::string>* forbidden = nullptr);
 
 // Every fixture directory under tests/fixtures/<group>/ (rules, traps), sorted.
 std::vector<std::filesystem::path> fixture_directories(const std::string& group);

@@ -38,8 +38,18 @@ std::string join(const std::vector<std::string>& lines) {
 }
 
 void check_fixture(const std::filesystem::path& directory) {
-  std::vector<std::string> expected = testing::read_expectations(directory);
+  std::vector<std::string> forbidden;
+  std::vector<std::string> expected = testing::read_expectations(directory, &forbidden);
   std::vector<std::string> actual = actual_findings(directory);
+  // EXPECT-NOT marks an invention a fixture guards against: it must not be found, nor expected.
+  std::vector<std::string> invented;
+  std::set_intersection(forbidden.begin(), forbidden.end(), actual.begin(), actual.end(),
+                        std::back_inserter(invented));
+  std::set_intersection(forbidden.begin(), forbidden.end(), expected.begin(), expected.end(),
+                        std::back_inserter(invented));
+  EXPECT_TRUE(invented.empty()) << "fixture " << directory.filename().string()
+                                << "\nfindings marked EXPECT-NOT:\n"
+                                << join(invented);
   std::vector<std::string> missing;
   std::vector<std::string> extra;
   std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(),

@@ -62,10 +62,18 @@ void note_wmma(SourceContext& ctx) {
   }
 }
 
+// `nvcuda` names the WMMA namespace; `using namespace nvcuda[::wmma]` and a namespace alias
+// (`namespace wmma = nvcuda::wmma;`) are WMMA use in their own right.
 void on_nvcuda(SourceContext& ctx, std::size_t i, std::string_view) {
   t_state.nvcuda_namespace = true;
   if (ctx.is_punct(next_code(ctx, i), "::")) {
     note_wmma(ctx);
+  }
+  const std::size_t before = prev_code(ctx, i);
+  const bool using_directive =
+      ctx.is_ident(before, "namespace") && ctx.is_ident(prev_code(ctx, before), "using");
+  if (using_directive || ctx.is_punct(before, "=")) {
+    ctx.add("GP-MMA-001", i, using_directive ? "using namespace nvcuda" : "namespace alias nvcuda");
   }
 }
 
@@ -88,16 +96,21 @@ bool is_wmma_function(const SourceContext& ctx, std::size_t i) {
   return t_state.nvcuda_namespace;
 }
 
-void on_wmma_compute(SourceContext& ctx, std::size_t i, std::string_view) {
+// Every WMMA call is a finding of the family: fill_fragment, load/store_matrix_sync as well as
+// the multiply-accumulate, since each changes shape or layout under rocWMMA.
+void on_wmma_call(SourceContext& ctx, std::size_t i, std::string_view) {
   if (is_wmma_function(ctx, i) && is_call(ctx, i)) {
     note_wmma(ctx);
     ctx.add("GP-MMA-001", i, "wmma::" + std::string(ctx.text(i)));
   }
 }
 
-void on_wmma_memory(SourceContext& ctx, std::size_t i, std::string_view) {
-  if (is_wmma_function(ctx, i)) {
+// A fragment type (`wmma::fragment<matrix_a, 16, 16, 16, half, row_major>`) in a declaration,
+// parameter or template argument.
+void on_wmma_fragment(SourceContext& ctx, std::size_t i, std::string_view) {
+  if (is_wmma_function(ctx, i) && ctx.is_punct(next_code(ctx, i), "<")) {
     note_wmma(ctx);
+    ctx.add("GP-MMA-001", i, "wmma::fragment");
   }
 }
 
@@ -122,12 +135,11 @@ void finish_matrix(SourceContext& ctx) {
 void register_matrix(HandlerTable& table) {
   table.add("nvcuda", on_nvcuda);
   table.add("wmma", on_wmma_namespace);
-  table.add("mma_sync", on_wmma_compute);
-  table.add("bmma_sync", on_wmma_compute);
   for (std::string_view name :
-       {"load_matrix_sync", "store_matrix_sync", "fill_fragment", "fragment"}) {
-    table.add(name, on_wmma_memory);
+       {"mma_sync", "bmma_sync", "load_matrix_sync", "store_matrix_sync", "fill_fragment"}) {
+    table.add(name, on_wmma_call);
   }
+  table.add("fragment", on_wmma_fragment);
   table.add("nv_bfloat16", on_bf16_type);
   table.add("nv_bfloat162", on_bf16_type);
   for (std::string_view name :
@@ -178,6 +190,10 @@ void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header) 
     note_once(ctx, t_state.bf16, i);
   } else if (header == "cuda_fp16.h" || header == "cuda_fp16.hpp") {
     ctx.add("GP-TYPE-003", i, std::string(header));
+  } else if ((header == "mma.h" && ctx.text(i).starts_with("<")) || header == "crt/mma.h" ||
+             header == "crt/mma.hpp") {
+    // The toolkit's WMMA header (a project's own "mma.h" is not it).
+    ctx.add("GP-MMA-001", i, "#include <" + std::string(header) + ">");
   }
 }
 
