@@ -810,6 +810,24 @@ void resolve_branches(TokenStream& stream, const PreprocessorSetup& setup) {
   thread_local SimulatorScratch scratch;
   Simulator simulator(setup, scratch);
   simulator.run(stream);
+  stream.macros_at_end = &scratch.macros;
+}
+
+const MacroDefinition* amd_definition_at_end(const TokenStream& stream, std::string_view name) {
+  if (stream.macros_at_end == nullptr) {
+    return nullptr;
+  }
+  const MacroSlots* slots = stream.macros_at_end->find(name);
+  if (slots == nullptr) {
+    return nullptr;
+  }
+  for (std::size_t world = 0; world < k_world_count; ++world) {
+    const std::int32_t slot = slots->slot[world];
+    if ((world_bit(static_cast<World>(world)) & k_amd_worlds) != 0 && slot >= 0) {
+      return &stream.macros_at_end->definition(slot);
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace gpuport

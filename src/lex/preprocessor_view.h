@@ -48,6 +48,12 @@ struct PreprocessorSetup {
 // what it cannot decide is unknown.
 void resolve_branches(TokenStream& stream, const PreprocessorSetup& setup);
 
+// The definition the AMD build gives `name` once `stream`'s walk ended (that of the first AMD
+// world defining it), or nullptr: what a rule reads to learn that a project's header redefines
+// a CUDA name for AMD (`#define __shfl_xor_sync(mask, v, m, w) __shfl_xor(v, m, w)`) or what a
+// mask macro is worth there. Valid until the walking thread's next walk.
+const MacroDefinition* amd_definition_at_end(const TokenStream& stream, std::string_view name);
+
 // The context a region's reach gives its code: Hip when only AMD worlds may compile it,
 // CudaDevice when only non-AMD worlds may, Dead when none may, else Neutral.
 BranchContext context_of_reach(WorldMask may_true);

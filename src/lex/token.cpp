@@ -63,6 +63,7 @@ void TokenStream::clear() {
   has_off_path = false;
   amd_includes.clear();
   unresolved_amd_includes.clear();
+  macros_at_end = nullptr;
 }
 
 }  // namespace gpuport

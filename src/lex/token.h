@@ -12,6 +12,8 @@
 
 namespace gpuport {
 
+class MacroTable;
+
 enum class TokenKind : std::uint8_t {
   Identifier,      // names and keywords
   Number,          // pp-number: 0x1f, 32u, 1.0e-3f, 1'000
@@ -124,6 +126,9 @@ struct TokenStream {
   // its includers.
   std::vector<std::string> amd_includes;
   std::vector<std::string> unresolved_amd_includes;
+  // The preprocessor view: the macros in force once the walk ended (read them with
+  // amd_definition_at_end). Owned by the walking thread, valid until its next walk.
+  const MacroTable* macros_at_end = nullptr;
 
   DirectiveList directive_list() const { return {source, directives}; }
   // The region holding token `index` (nullptr when there are no regions).

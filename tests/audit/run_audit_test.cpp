@@ -77,7 +77,7 @@ TEST(RunAudit, HotOwnKernelsAreTunedAndTheColdOneIsNot) {
   ASSERT_TRUE(dequant && norm && softmax);
   EXPECT_DOUBLE_EQ(dequant->days.likely, 2.0);  // no retune/rewrite finding inside
   EXPECT_DOUBLE_EQ(norm->days.likely, 2.5);     // GP-EXEC-002 on its __launch_bounds__ line
-  EXPECT_DOUBLE_EQ(softmax->days.likely, 3.0);  // GP-EXEC-002 and GP-WARP-003
+  EXPECT_DOUBLE_EQ(softmax->days.likely, 3.5);  // GP-EXEC-002, GP-WARP-003 and GP-WARP-014
   EXPECT_EQ(find_item(result, "Tune rotary_kernel on AMD"), nullptr);
   const AuditKernel& rotary = result.kernels[6];
   EXPECT_EQ(rotary.source->line, 81u);
@@ -152,26 +152,26 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   // docs/estimate-model.md quotes these figures for the bundled example.
   // The ldmatrix helper sits under `#if __CUDA_ARCH__ >= 800` with a portable #else: the AMD
   // build compiles the #else, so it costs nothing.
-  EXPECT_EQ(result.items.size(), 30u);
-  EXPECT_EQ(result.inputs.findings, 68u);  // with server/'s ONNX Runtime import
-  EXPECT_EQ(result.inputs.port_work_findings, 67u);
+  EXPECT_EQ(result.items.size(), 31u);
+  EXPECT_EQ(result.inputs.findings, 71u);  // with the 3 shuffle/ballot 32-lane masks
+  EXPECT_EQ(result.inputs.port_work_findings, 70u);
   EXPECT_EQ(result.inputs.handled_for_amd_findings, 1u);  // the ldmatrix under the arch guard
   EXPECT_EQ(result.inputs.cuda_only_findings, 0u);
   EXPECT_EQ(result.inputs.outside_product_findings, 0u);
   EXPECT_FALSE(result.inputs.amd_build_exists);
   EXPECT_TRUE(result.feature_gaps.empty());
-  EXPECT_NEAR(result.effort.total.low, 13.8546875, 1e-9);
-  EXPECT_NEAR(result.effort.total.likely, 23.865625, 1e-9);
-  EXPECT_NEAR(result.effort.total.high, 57.7625, 1e-9);
-  EXPECT_NEAR(*cost.payback_ratio, 0.717368, 1e-6);
-  EXPECT_EQ(result.verdict.headline, "Bounded project: 14–58 engineer-days");
+  EXPECT_NEAR(result.effort.total.low, 14.1984375, 1e-9);
+  EXPECT_NEAR(result.effort.total.likely, 24.553125, 1e-9);
+  EXPECT_NEAR(result.effort.total.high, 59.825, 1e-9);
+  EXPECT_NEAR(*cost.payback_ratio, 0.722741, 1e-6);
+  EXPECT_EQ(result.verdict.headline, "Bounded project: 14–60 engineer-days");
   ASSERT_EQ(result.verdict.reasons.size(), 3u);
   // Validating the stack on AMD: 2 d, and a day for each of PyTorch and Triton.
   EXPECT_EQ(result.verdict.reasons[0].text,
             "Validate on AMD: the test suite, numerics and a benchmark run: 4 days likely (3–6 "
             "days)");
   EXPECT_EQ(result.verdict.reasons[1].text,
-            "Tune masked_softmax_kernel on AMD: 3 days likely (1.5–9 days)");
+            "Tune masked_softmax_kernel on AMD: 3.5 days likely (1.8–11 days)");
   EXPECT_EQ(result.verdict.reasons[2].anchor, "cost");
 }
 

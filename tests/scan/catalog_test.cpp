@@ -120,7 +120,7 @@ TEST(Catalog, KeepsEveryPublishedRuleAndComponent) {
       "GP-TYPE-001",   "GP-TYPE-002",   "GP-TYPE-003",   "GP-WARP-001",   "GP-WARP-002",
       "GP-WARP-003",   "GP-WARP-004",   "GP-WARP-005",   "GP-WARP-006",   "GP-WARP-007",
       "GP-WARP-008",   "GP-WARP-009",   "GP-WARP-010",   "GP-WARP-011",   "GP-WARP-012",
-      "GP-WARP-013",
+      "GP-WARP-013",   "GP-WARP-014",
   };
   constexpr std::string_view k_component_names[] = {
       "AmgX",

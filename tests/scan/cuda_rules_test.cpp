@@ -122,7 +122,7 @@ TEST(WarpRules, LaneMathNeedsALaneLikeOperand) {
 TEST(WarpRules, WarpSizeDefineIsSilencedByWidthParameterisedShuffles) {
   std::string define = "#define WARP_SIZE 32\n";
   std::string shuffle =
-      "__device__ float r(float x) { return __shfl_xor_sync(0xffffffff, x, 1, WARP_SIZE); }\n";
+      "__device__ float r(float x) { return __shfl_xor_sync(~0ull, x, 1, WARP_SIZE); }\n";
   EXPECT_EQ(findings(analyze(define)), (std::vector<std::string>{"1 GP-WARP-002"}));
   EXPECT_EQ(findings(analyze(define + shuffle)), (std::vector<std::string>{"2 GP-WARP-009"}));
 }
@@ -137,15 +137,17 @@ TEST(WarpRules, WarpSizeDefineIsSilencedByA64WideAlternative) {
   EXPECT_TRUE(findings(out).empty());
 }
 
-TEST(WarpRules, FullMaskOnlyMattersAgainstABallotResult) {
+// 0xffffffff matters as an all-lanes test against a ballot result (GP-WARP-004) and as the mask
+// of a *_sync call (GP-WARP-014); as a plain bit mask it is nothing.
+TEST(WarpRules, FullMaskMattersAgainstABallotResultAndAsASyncMask) {
   FileAnalysis out = analyze(
       "__device__ void f(int p) {\n"
       "  unsigned m = __ballot_sync(0xffffffff, p);\n"
       "  bool all = m == 0xffffffff;\n"
       "  bool low = (p & 0xffffffff) != 0;\n"
       "}\n");
-  EXPECT_EQ(findings(out),
-            (std::vector<std::string>{"2 GP-WARP-003", "2 GP-WARP-009", "3 GP-WARP-004"}));
+  EXPECT_EQ(findings(out), (std::vector<std::string>{"2 GP-WARP-003", "2 GP-WARP-009",
+                                                     "2 GP-WARP-014", "3 GP-WARP-004"}));
 }
 
 TEST(CallRules, TypesDeclarationsAndFunctionPointersAreNotCalls) {

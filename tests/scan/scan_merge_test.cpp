@@ -82,9 +82,9 @@ TEST(ScanMerge, ListsAreTheSameAndInPathOrderForEveryJobCount) {
   EXPECT_EQ(one.kernels.front().file, "d0/f0.cu");
   EXPECT_EQ(one.kernels.back().file, "unterminated.cu");
   const auto keys = finding_keys(one);
-  // Each .cu file: a 32-bit ballot variable, a *_sync intrinsic count and a PTX site; each .py
-  // file: the torch and tensorrt imports.
-  EXPECT_EQ(keys.size(), 40u * 3 + 40u * 2);
+  // Each .cu file: a 32-bit ballot variable, its 32-lane mask, a *_sync intrinsic count and a
+  // PTX site; each .py file: the torch and tensorrt imports.
+  EXPECT_EQ(keys.size(), 40u * 4 + 40u * 2);
   EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
     return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) <
            std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
@@ -119,7 +119,7 @@ TEST(ScanMerge, ExcerptsOffKeepsEveryFindingAndDropsOnlyTheExcerpts) {
   const auto without = scan(fs, "repo", options);
   ASSERT_TRUE(with.has_value() && without.has_value());
   EXPECT_EQ(finding_keys(*without), finding_keys(*with));
-  ASSERT_EQ(with->findings.size(), 40u * 3 + 40u * 2 + 1);
+  ASSERT_EQ(with->findings.size(), 40u * 4 + 40u * 2 + 1);
   const auto docker = std::find_if(with->findings.begin(), with->findings.end(),
                                    [](const Finding& f) { return f.file == "Dockerfile"; });
   ASSERT_NE(docker, with->findings.end());

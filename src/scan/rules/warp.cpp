@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lex/preprocessor_view.h"
 #include "scan/inventory.h"
 #include "scan/rules/source_family.h"
 
@@ -60,6 +61,9 @@ constexpr RuleInfo k_rules[] = {
   {"GP-WARP-013","WARP", "Warp size (wave64)",     k_mech, k_low,   0.25,
    "__AMDGCN_WAVEFRONT_SIZE is used, a macro deprecated in recent LLVM and ROCm.",
    "Test __GFX9__/__GFX8__ for wave64, or read warpSize at run time."},
+  {"GP-WARP-014","WARP", "Warp size (wave64)",     k_ret,  k_high,  0.50,
+   "A full 32-lane mask (0xffffffff, ~0u, uint32_t(-1)) is passed to a *_sync warp intrinsic; AMD lane masks are 64-bit, so on a 64-lane wavefront it names only half the lanes.",
+   "Pass a full mask of the wavefront's width (~0ull on wave64, a per-architecture constant) or __activemask(); keep the mask 64-bit."},
 };
 
 constexpr ComponentInfo k_components[] = {
@@ -74,6 +78,7 @@ struct State {
   bool logical_warp_evidence = false;          // 64-bit masks or width-parameterised shuffles
   bool warp64_defined = false;                 // a warp-size constant is also defined as 64
   std::vector<std::string_view> ballot_vars;   // 32-bit variables holding a ballot/activemask
+  std::vector<std::string_view> mask32_vars;   // variables initialised with a full 32-lane mask
 
   void clear() {
     sync_intrinsics = {};
@@ -81,6 +86,7 @@ struct State {
     logical_warp_evidence = false;
     warp64_defined = false;
     ballot_vars.clear();
+    mask32_vars.clear();
   }
 };
 
@@ -203,11 +209,113 @@ void check_ballot_result(SourceContext& ctx, std::size_t i) {
   }
 }
 
+// A full 32-lane mask written out: 0xffffffff (any suffix: 0xffffffffull still names lanes 0-31),
+// ~0u, (unsigned)-1, uint32_t(-1), static_cast<uint32_t>(-1), UINT32_MAX. `text` has no blanks.
+bool is_full_mask32_text(std::string_view text) {
+  while (text.size() >= 2 && text.front() == '(' && text.back() == ')') {
+    text = text.substr(1, text.size() - 2);
+  }
+  if (text.starts_with("std::")) {
+    text.remove_prefix(5);
+  }
+  if (text == "UINT32_MAX" || text == "UINT_MAX" || text == "numeric_limits<uint32_t>::max()" ||
+      text == "numeric_limits<unsigned>::max()" || text == "numeric_limits<unsignedint>::max()") {
+    return true;
+  }
+  if (text.starts_with("~")) {
+    // ~0u is 32 bits; ~0 (an int, sign-extended) and ~0ull are full 64-bit masks.
+    const std::string_view literal = text.substr(1);
+    const bool unsigned32 = literal.find_first_of("uU") != std::string_view::npos &&
+                            literal.find_first_of("lL") == std::string_view::npos;
+    return unsigned32 && integer_value(literal) == 0u;
+  }
+  for (std::string_view type : {"unsigned", "unsignedint", "uint32_t", "uint"}) {
+    for (std::string_view form : {"(T)-1", "T(-1)", "static_cast<T>(-1)"}) {
+      const std::size_t at = form.find('T');
+      if (text.size() == form.size() - 1 + type.size() && text.starts_with(form.substr(0, at)) &&
+          text.substr(at, type.size()) == type &&
+          text.substr(at + type.size()) == form.substr(at + 1)) {
+        return true;
+      }
+    }
+  }
+  return integer_value(text) == 0xffffffffu;
+}
+
+// The tokens [begin, end) joined without blanks (at most a few tokens: a mask expression).
+std::string joined(const SourceContext& ctx, std::size_t begin, std::size_t end) {
+  std::string text;
+  for (std::size_t j = begin; j < end && j < begin + 12; ++j) {
+    if (ctx.kind(j) != TokenKind::Comment) {
+      text += ctx.text(j);
+    }
+  }
+  return text;
+}
+
+// Whether the mask argument [begin, end) is a full 32-lane mask: written out, a variable of the
+// file initialised with one, or a macro whose AMD-build definition is one (the project's headers
+// are followed).
+bool is_full_mask32(const SourceContext& ctx, std::size_t begin, std::size_t end) {
+  if (end == begin + 1 && ctx.kind(begin) == TokenKind::Identifier) {
+    const std::string_view name = ctx.text(begin);
+    const std::vector<std::string_view>& vars = t_state.mask32_vars;
+    if (std::find(vars.begin(), vars.end(), name) != vars.end()) {
+      return true;
+    }
+    if (const MacroDefinition* macro = amd_definition_at_end(ctx.ts, name);
+        macro != nullptr && !macro->function_like) {
+      std::string body;
+      for (char c : macro->body) {
+        if (c != ' ' && c != '\t') {
+          body += c;
+        }
+      }
+      return is_full_mask32_text(body);
+    }
+  }
+  return is_full_mask32_text(joined(ctx, begin, end));
+}
+
+// `const unsigned FULL_MASK = 0xffffffff;`: remembered for the calls that pass FULL_MASK.
+void check_mask_variable(SourceContext& ctx, std::size_t i) {
+  const std::size_t before = prev_code(ctx, i);
+  if (!ctx.is_punct(before, "=")) {
+    return;
+  }
+  const std::size_t name = prev_code(ctx, before);
+  const std::size_t type = prev_code(ctx, name);
+  if (ctx.kind(name) != TokenKind::Identifier || ctx.kind(type) != TokenKind::Identifier ||
+      t_state.mask32_vars.size() >= 64) {
+    return;
+  }
+  const std::size_t after = next_code(ctx, i);
+  if (ctx.is_punct(after, ";") || ctx.is_punct(after, ",")) {
+    t_state.mask32_vars.push_back(ctx.text(name));
+  }
+}
+
+// A *_sync call given a full 32-lane mask (GP-WARP-014), unless the AMD build sees the intrinsic
+// as a macro of the project's shim (which then decides what the mask means there).
+void check_sync_mask(SourceContext& ctx, std::size_t i) {
+  const MacroDefinition* shim = amd_definition_at_end(ctx.ts, ctx.text(i));
+  if (shim != nullptr && shim->function_like) {
+    return;
+  }
+  const auto args = call_arguments(ctx, next_code(ctx, i));
+  if (args.size() < 2 || !is_full_mask32(ctx, args[0].first, args[0].second)) {
+    return;
+  }
+  ctx.add("GP-WARP-014", args[0].first,
+          std::string(ctx.text(i)) + "(" + joined(ctx, args[0].first, args[0].second) + ", ...)");
+}
+
 void on_sync_intrinsic(SourceContext& ctx, std::size_t i, std::string_view) {
   note_intrinsic(ctx, i);
   if (!is_call(ctx, i)) {
     return;
   }
+  check_sync_mask(ctx, i);
   State& state = t_state;
   if (ctx.tok[i].context != BranchContext::Hip) {
     state.sync_intrinsics.note(i);
@@ -522,6 +630,7 @@ void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value) {
       break;
     case 0xffffffffu:
       check_full_mask(ctx, i);
+      check_mask_variable(ctx, i);
       break;
     default:
       break;
