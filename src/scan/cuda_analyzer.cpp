@@ -9,6 +9,7 @@
 
 #include "scan/file_analysis.h"
 #include "scan/inventory.h"
+#include "scan/kernel_macros.h"
 #include "scan/rules/source_family.h"
 #include "scan/rules/source_rules.h"
 
@@ -46,6 +47,19 @@ void check_kernel_parameters(SourceContext& ctx, const FunctionShape& shape) {
   }
 }
 
+// Makes the last kernel the one the pass fills until `body_close`.
+void open_kernel(SourceContext& ctx, std::size_t body_close) {
+  ctx.kernel = static_cast<std::ptrdiff_t>(ctx.out.kernels.size() - 1);
+  ctx.kernel_end = body_close;
+  ctx.kernel_shared_sum = 0;
+  ctx.kernel_shared_unknown = false;
+  ctx.kernel_shared_flagged = false;
+  ctx.current_kernel()->features.static_shared_bytes = 0;
+  if (body_close + 1 > ctx.device_end) {
+    ctx.device_end = body_close + 1;
+  }
+}
+
 void on_global(SourceContext& ctx, std::size_t i, std::string_view) {
   auto shape = read_function(ctx.ts, i);
   if (!shape) {
@@ -60,19 +74,26 @@ void on_global(SourceContext& ctx, std::size_t i, std::string_view) {
     close_kernel(ctx);
   }
   ctx.out.kernels.push_back(make_kernel(ctx.path, ctx.ts, i, *shape));
+  if (ctx.tok[i].in_directive()) {
+    note_kernel_macro(ctx, i, ctx.out.kernels.size() - 1, *shape);
+  }
   check_kernel_parameters(ctx, *shape);
-  if (!has_body) {
+  if (has_body) {
+    open_kernel(ctx, shape->body_close);
+  }
+}
+
+// An expansion of a kernel macro; one of a signature macro starts a kernel whose body follows.
+void on_kernel_macro_use(SourceContext& ctx, std::size_t i, std::string_view name) {
+  std::optional<ExpandedKernel> started = note_kernel_macro_use(ctx, i, name);
+  if (!started) {
     return;
   }
-  ctx.kernel = static_cast<std::ptrdiff_t>(ctx.out.kernels.size() - 1);
-  ctx.kernel_end = shape->body_close;
-  ctx.kernel_shared_sum = 0;
-  ctx.kernel_shared_unknown = false;
-  ctx.kernel_shared_flagged = false;
-  ctx.current_kernel()->features.static_shared_bytes = 0;
-  if (shape->body_close + 1 > ctx.device_end) {
-    ctx.device_end = shape->body_close + 1;
+  if (ctx.kernel >= 0) {
+    close_kernel(ctx);
   }
+  ctx.out.kernels.push_back(std::move(started->kernel));
+  open_kernel(ctx, started->body_close);
 }
 
 void on_device(SourceContext& ctx, std::size_t i, std::string_view) {
@@ -306,6 +327,9 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
         if (ctx.kernel >= 0 || ctx.device_function >= 0) {
           note_callee(ctx, i, name);
         }
+        if (!ctx.kernel_macros.empty() && !t.in_directive()) {
+          on_kernel_macro_use(ctx, i, name);
+        }
         break;
       }
       case TokenKind::Number: {
@@ -330,6 +354,9 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
   }
   close_kernel(ctx);
   inherit_helper_features(ctx, scratch);
+  if (!ctx.kernel_macros.empty()) {
+    expand_kernel_macros(ctx);
+  }
   for (const SourceFamily* family : families) {
     if (family->finish != nullptr) {
       family->finish(ctx);

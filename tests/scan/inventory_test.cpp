@@ -67,6 +67,43 @@ TEST(Inventory, KernelDefinedThroughAMacroKeepsTheNameAsWritten) {
   EXPECT_EQ(out.kernels[1].lines_of_code, 1u);
 }
 
+// Each expansion of a kernel macro is a kernel named by the expansion, at its line; the kernels
+// share the body's features (here the atomic).
+TEST(Inventory, KernelMacroExpansionsAreKernelsOfTheirOwn) {
+  FileAnalysis out = analyze(
+      "#define DEFINE_KERNEL(N) __global__ void k_##N(int* x) { atomicAdd(x, N); }\n"
+      "DEFINE_KERNEL(8)\n"
+      "DEFINE_KERNEL(16)\n");
+  ASSERT_EQ(out.kernels.size(), 2u);
+  EXPECT_EQ(out.kernels[0].name, "k_8");
+  EXPECT_EQ(out.kernels[0].line, 2u);
+  EXPECT_EQ(out.kernels[1].name, "k_16");
+  EXPECT_EQ(out.kernels[1].line, 3u);
+  EXPECT_TRUE(out.kernels[1].via_macro);
+  EXPECT_TRUE(out.kernels[1].features.atomics);
+}
+
+// A macro that writes only the signature: each expansion followed by a body is a kernel with
+// that body's lines and features; the #define is no kernel of its own then.
+TEST(Inventory, SignatureMacroExpansionsFollowedByABodyAreKernels) {
+  FileAnalysis out = analyze(
+      "#define DEFINE_FWD(kernelName, ...) \\\n"
+      "  template <typename Traits, __VA_ARGS__> \\\n"
+      "  __global__ void kernelName(const float* params)\n"
+      "DEFINE_FWD(fwd_kernel, bool Causal) {\n"
+      "  atomicAdd((float*)params, 1.0f);\n"
+      "}\n"
+      "DEFINE_FWD(fwd_split_kernel, int Splits) { }\n");
+  ASSERT_EQ(out.kernels.size(), 2u);
+  EXPECT_EQ(out.kernels[0].name, "fwd_kernel");
+  EXPECT_EQ(out.kernels[0].line, 4u);
+  EXPECT_EQ(out.kernels[0].lines_of_code, 3u);
+  EXPECT_TRUE(out.kernels[0].is_template);
+  EXPECT_TRUE(out.kernels[0].features.atomics);
+  EXPECT_EQ(out.kernels[1].name, "fwd_split_kernel");
+  EXPECT_FALSE(out.kernels[1].features.atomics);
+}
+
 TEST(Inventory, GlobalInCommentsAndStringsIsNotAKernel) {
   FileAnalysis out = analyze(
       "// __global__ void a() {}\n"

@@ -26,6 +26,8 @@ void SourceScratch::clear() {
   device_functions.clear();
   kernel_calls.clear();
   helper_calls.clear();
+  kernel_macros.clear();
+  kernel_expansions.clear();
   helpers_by_name.clear();
   pending_calls.clear();
   visited_helpers.clear();
@@ -40,7 +42,9 @@ SourceContext::SourceContext(const SharedString& file_path, const TokenStream& s
       cuda_file(is_cuda_path(file_path)),
       device_functions(scratch.device_functions),
       kernel_calls(scratch.kernel_calls),
-      helper_calls(scratch.helper_calls) {
+      helper_calls(scratch.helper_calls),
+      kernel_macros(scratch.kernel_macros),
+      kernel_expansions(scratch.kernel_expansions) {
   scratch.clear();
 }
 

@@ -42,6 +42,26 @@ struct CallSite {
   std::string_view name;
 };
 
+// A function-like macro whose body defines a kernel (`#define DEFINE_KERNEL(N) __global__ void
+// k_##N(...) {...}`), or only its signature, the body following each expansion: each expansion
+// in the file is a kernel of its own.
+struct KernelMacro {
+  std::string_view name;
+  std::vector<std::string_view> params;
+  bool has_body = false;  // false: a signature, the body follows the expansion
+  bool expanded = false;
+  std::size_t kernel = 0;      // the kernel the #define recorded (see expand_kernel_macros)
+  std::size_t name_begin = 0;  // the kernel's name as written in the body (`k_ ## N`)
+  std::size_t name_end = 0;
+};
+
+// One expansion of a KernelMacro: the kernel it defines, named by the expansion.
+struct KernelExpansion {
+  std::size_t macro = 0;  // index into kernel_macros
+  std::string name;
+  std::uint32_t line = 0;
+};
+
 // The lists a pass over one file fills. A scan thread keeps one and hands it to every file it
 // analyses: cleared at the start of a file, they keep their memory, so a thread allocates them
 // as large as its largest file once instead of once per file.
@@ -52,6 +72,8 @@ struct SourceScratch {
   // those small lists made nearly a third of a scan's `malloc` calls.
   std::vector<CallSite> kernel_calls;
   std::vector<CallSite> helper_calls;
+  std::vector<KernelMacro> kernel_macros;
+  std::vector<KernelExpansion> kernel_expansions;
   // Working lists of the end-of-file pass that gives kernels their helpers' features.
   std::vector<std::uint32_t> helpers_by_name;
   std::vector<std::string_view> pending_calls;
@@ -87,6 +109,8 @@ struct SourceContext {
   std::vector<DeviceFunction>& device_functions;
   std::vector<CallSite>& kernel_calls;
   std::vector<CallSite>& helper_calls;
+  std::vector<KernelMacro>& kernel_macros;
+  std::vector<KernelExpansion>& kernel_expansions;
   std::uint32_t last_line_fired[4] = {0, 0, 0, 0};  // once-per-line slots (see k_slot_*)
 
   std::size_t size() const { return tok.size(); }
