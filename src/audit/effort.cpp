@@ -180,6 +180,12 @@ void add_tuning_items(const EffortInputs& inputs, const ComponentProjects& proje
         continue;
       }
     }
+    if (scanned && rewritten_by_its_rule(inputs.scan.kernels[*scanned])) {
+      kernel.why += "; a " +
+                    std::string(kernel_language_label(inputs.scan.kernels[*scanned].language)) +
+                    " kernel: its rewrite is priced by its rule, no tuning days";
+      continue;
+    }
     if (scanned && !inputs.scan.kernels[*scanned].is_port_work()) {
       const Kernel& definition_kernel = inputs.scan.kernels[*scanned];
       kernel.why += definition_kernel.scope != Scope::Product

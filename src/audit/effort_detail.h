@@ -48,7 +48,19 @@ class DefinitionRows {
 };
 
 // The component rules the audit prices as one project each, not per site.
-bool is_cutlass_rule(std::string_view rule);  // GP-LIB-009
+bool is_cutlass_rule(std::string_view rule);  // GP-LIB-009, GP-FW-024
+
+// A kernel written in an NVIDIA-only Python DSL (CuTe DSL, Numba): its rule prices its rewrite,
+// so it gets no port or tuning days of its own.
+inline bool rewritten_by_its_rule(const Kernel& kernel) {
+  return kernel.language == KernelLanguage::CuteDsl || kernel.language == KernelLanguage::Numba;
+}
+inline std::string_view kernel_language_label(KernelLanguage language) {
+  return language == KernelLanguage::CuteDsl        ? "CuTe DSL"
+         : language == KernelLanguage::Numba        ? "Numba CUDA"
+         : language == KernelLanguage::PythonString ? "Python-string CUDA"
+                                                    : "CUDA";
+}
 // The TensorRT API, its plugins, its packages and its engines' build.
 bool is_tensorrt_rule(std::string_view rule);
 // A use of the cuDNN frontend's graph API (GP-LIB-003 on `cudnn_frontend::`).

@@ -320,7 +320,9 @@ void add_dry_run_items(const EffortInputs& inputs, const ComponentProjects& proj
       {"large", weights.large_kernel_days, "effort.mechanical.large_kernel_days", {}},
   };
   for (std::size_t k = 0; k < inputs.scan.kernels.size(); ++k) {
-    if (!inputs.scan.kernels[k].is_port_work() || projects.owner(inputs.scan.kernels[k].file)) {
+    // A Python kernel is priced by its rule: a rewrite (CuTe DSL, Numba) or its string's port.
+    if (!inputs.scan.kernels[k].is_port_work() || projects.owner(inputs.scan.kernels[k].file) ||
+        inputs.scan.kernels[k].language != KernelLanguage::Cuda) {
       continue;
     }
     const std::int64_t lines = inputs.scan.kernels[k].lines_of_code;

@@ -35,7 +35,7 @@ std::string family_of(std::string_view file) {
 }  // namespace
 
 bool is_cutlass_rule(std::string_view rule) {
-  return rule == "GP-LIB-009";
+  return rule == "GP-LIB-009" || rule == "GP-FW-024";  // C++ and the Python CuTe DSL
 }
 
 bool is_tensorrt_rule(std::string_view rule) {

@@ -276,6 +276,7 @@ void kernel(JsonWriter& w, const ScanResult& result, const Kernel& kernel) {
   w.field("lines_of_code", kernel.lines_of_code);
   w.field("template", kernel.is_template);
   w.field("via_macro", kernel.via_macro);
+  w.field("language", kernel_language_name(kernel.language));
   w.field("context", context_name(kernel.context));
   w.field("scope", scope_name(kernel.scope));
   amd_build(w, result, kernel.file, kernel.amd);

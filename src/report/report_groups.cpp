@@ -217,6 +217,20 @@ std::string_view context_name(BranchContext context) {
   return "neutral";
 }
 
+std::string_view kernel_language_name(KernelLanguage language) {
+  switch (language) {
+    case KernelLanguage::Cuda:
+      return "cuda";
+    case KernelLanguage::CuteDsl:
+      return "cute_dsl";
+    case KernelLanguage::Numba:
+      return "numba";
+    case KernelLanguage::PythonString:
+      return "python_string";
+  }
+  return "cuda";
+}
+
 std::string_view amd_state_name(AmdBuildState state) {
   switch (state) {
     case AmdBuildState::Compiled:

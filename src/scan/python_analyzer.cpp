@@ -1,5 +1,6 @@
 // Python sources and notebook code: runs the stack rule families that read Python.
 #include "scan/file_analysis.h"
+#include "scan/python_kernels.h"
 #include "scan/rules/stack_rules.h"
 
 namespace gpuport {
@@ -9,6 +10,7 @@ void analyze_python(const SharedString& path, const TokenStream& tokens, const P
   thread_local std::vector<PythonString> strings;  // reused: no allocation per file
   collect_python_strings(tokens, strings);
   check_python_frameworks(path, tokens, facts, out);
+  inventory_python_kernels(path, tokens, facts, out);
   check_python_build(path, tokens, facts, strings, out);
   check_python_deploy(path, tokens, strings, out);
   check_python_artifacts(path, tokens, strings, out);

@@ -61,6 +61,15 @@ struct KernelFeatures {
   bool dynamic_parallelism = false;  // launches from device code
 };
 
+// How a kernel is written: CUDA C++ (a .cu/.cpp file), or one of the NVIDIA-only Python ways
+// to write one (their rules price them; the audit's per-kernel port items do not).
+enum class KernelLanguage : std::uint8_t {
+  Cuda,          // __global__ in C/C++/CUDA source
+  CuteDsl,       // @cute.kernel (CUTLASS's CuTe DSL)
+  Numba,         // @cuda.jit of numba.cuda
+  PythonString,  // __global__ in a Python string compiled at run time (NVRTC, cuda.core, CuPy)
+};
+
 struct Kernel {
   std::string name;
   SharedString file;
@@ -68,6 +77,7 @@ struct Kernel {
   std::uint32_t lines_of_code = 0;  // body lines, braces included
   bool is_template = false;
   bool via_macro = false;  // __global__ inside a #define body
+  KernelLanguage language = KernelLanguage::Cuda;
   BranchContext context = BranchContext::Neutral;
   Scope scope = Scope::Product;
   AmdBuild amd;

@@ -192,6 +192,7 @@ Json kernels(const ScanResult& result) {
     row["lines_of_code"] = kernel.lines_of_code;
     row["template"] = kernel.is_template;
     row["via_macro"] = kernel.via_macro;
+    row["language"] = std::string(kernel_language_name(kernel.language));
     row["context"] = std::string(context_name(kernel.context));
     row["scope"] = std::string(scope_name(kernel.scope));
     row["amd_build"] = amd_build(result, kernel.file.str(), kernel.amd);

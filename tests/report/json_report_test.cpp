@@ -111,6 +111,7 @@ TEST(JsonReport, InventorySections) {
   EXPECT_EQ(kernel["lines_of_code"], 120);
   EXPECT_EQ(kernel["template"], true);
   EXPECT_EQ(kernel["via_macro"], false);
+  EXPECT_EQ(kernel["language"], "cuda");
   EXPECT_EQ(kernel["features"]["ptx_instructions"][1], "ldmatrix.sync.aligned.m8n8.x4");
   EXPECT_EQ(kernel["features"]["static_shared_bytes"], 49152);
   EXPECT_TRUE(doc["kernels"][1]["features"]["static_shared_bytes"].is_null());

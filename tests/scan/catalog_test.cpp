@@ -111,6 +111,7 @@ TEST(Catalog, KeepsEveryPublishedRuleAndComponent) {
       "GP-FW-009",     "GP-FW-010",     "GP-FW-011",     "GP-FW-012",     "GP-FW-013",
       "GP-FW-014",     "GP-FW-015",     "GP-FW-016",     "GP-FW-017",     "GP-FW-018",
       "GP-FW-019",     "GP-FW-020",     "GP-FW-021",     "GP-FW-022",     "GP-FW-023",
+      "GP-FW-024",
       "GP-LIB-001",    "GP-LIB-002",    "GP-LIB-003",    "GP-LIB-004",    "GP-LIB-005",
       "GP-LIB-006",    "GP-LIB-007",    "GP-LIB-008",    "GP-LIB-009",    "GP-LIB-010",
       "GP-LIB-011",    "GP-LIB-012",    "GP-MEM-001",    "GP-MEM-002",    "GP-MEM-003",

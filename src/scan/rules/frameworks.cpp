@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "scan/python_kernels.h"
 #include "scan/rules/stack_rules.h"
 
 namespace gpuport {
@@ -123,19 +124,6 @@ std::string import_detail(const PythonImport& import) {
                              : "from " + import.module + " import " + import.name;
 }
 
-// "__global__" followed by a kernel signature ("void" within a few words): CUDA source, not prose.
-bool holds_cuda_kernel_source(std::string_view content) {
-  std::size_t pos = find_word(content, "__global__");
-  while (pos != std::string_view::npos) {
-    std::string_view after = content.substr(pos + 10, 80);
-    if (find_word(after, "void") != std::string_view::npos) {
-      return true;
-    }
-    pos = find_word(content, "__global__", pos + 10);
-  }
-  return false;
-}
-
 const Token* next_significant(const TokenStream& tokens, std::size_t i) {
   for (std::size_t j = i + 1; j < tokens.tokens.size(); ++j) {
     if (tokens.tokens[j].kind != TokenKind::Comment) {
@@ -143,6 +131,13 @@ const Token* next_significant(const TokenStream& tokens, std::size_t i) {
     }
   }
   return nullptr;
+}
+
+// The CuTe DSL's decorators: a kernel, or a host function JIT-compiled with the kernels it
+// launches.
+bool is_cute_dsl_decorator(std::string_view name) {
+  return name == "cute.kernel" || name == "cute.jit" || name == "cutlass.cute.kernel" ||
+         name == "cutlass.cute.jit";
 }
 
 // Every chain check_python_frameworks looks at starts with one of these.
@@ -180,8 +175,11 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
     emit.at_line(rule, import.line, 1, import_detail(import));
   }
 
+  const bool cutlass = imports_cutlass(facts);
   for (const PythonDotted& decorator : facts.decorators) {
-    if (decorator.name == "triton.jit") {
+    if (cutlass && is_cute_dsl_decorator(decorator.name)) {
+      emit.at_line("GP-FW-024", decorator.line, decorator.column, "@" + decorator.name);
+    } else if (decorator.name == "triton.jit") {
       emit.at_line("GP-FW-002", decorator.line, decorator.column, "@triton.jit");
     } else if (decorator.name == "numba.cuda.jit" || (numba_cuda && decorator.name == "cuda.jit")) {
       emit.at_line("GP-FW-018", decorator.line, decorator.column, "@" + decorator.name);

@@ -24,6 +24,8 @@ namespace gpuport {
 std::size_t find_word(std::string_view hay, std::string_view needle, std::size_t from = 0);
 // The content of a Python string token: prefix and quotes stripped ("rb'x'" -> "x").
 std::string_view python_string_content(std::string_view token_text);
+// "__global__" followed by a kernel signature ("void" within a few words): CUDA source, not prose.
+bool holds_cuda_kernel_source(std::string_view content);
 // The final component of a '/'-separated path.
 std::string_view base_name(std::string_view path);
 

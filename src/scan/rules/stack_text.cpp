@@ -62,4 +62,16 @@ std::string_view base_name(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+bool holds_cuda_kernel_source(std::string_view content) {
+  std::size_t pos = find_word(content, "__global__");
+  while (pos != std::string_view::npos) {
+    std::string_view after = content.substr(pos + 10, 80);
+    if (find_word(after, "void") != std::string_view::npos) {
+      return true;
+    }
+    pos = find_word(content, "__global__", pos + 10);
+  }
+  return false;
+}
+
 }  // namespace gpuport
