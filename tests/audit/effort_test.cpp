@@ -584,6 +584,34 @@ TEST(AuditEffort, PtxIsPricedPerInstructionKindNotPerStatement) {
   EXPECT_EQ(ptx.evidence.size(), 5u);
 }
 
+// A Numba or CuTe DSL kernel is priced by its rule (a rewrite), never as a kernel to port; a
+// kernel in a Python string is priced by GP-FW-021.
+TEST(AuditEffort, PythonKernelsArePricedByTheirRulesNotAsKernels) {
+  Repo repo(false);
+  Kernel numba = kernel("scale", "ops/numba_ops.py", 11, 4);
+  numba.language = KernelLanguage::Numba;
+  Kernel cute = kernel("Softmax.kernel", "ops/cute_ops.py", 20, 30);
+  cute.language = KernelLanguage::CuteDsl;
+  Kernel in_string = kernel("saxpy", "ops/rtc.py", 6, 4);
+  in_string.language = KernelLanguage::PythonString;
+  repo.scan.kernels.push_back(numba);
+  repo.scan.kernels.push_back(cute);
+  repo.scan.kernels.push_back(in_string);
+  repo.scan.findings.push_back(finding("GP-FW-018", "ops/numba_ops.py", 10, "@cuda.jit"));
+  repo.findings = audit_findings(repo.scan);
+  const EffortEstimate estimate = estimate_effort({repo.scan, repo.findings, repo.dry_run, false},
+                                                  repo.kernels, default_audit_config());
+  const EffortItem& small = item(estimate, "Port and test small kernels (up to 50 lines)");
+  for (const EvidenceLink& link : small.evidence) {
+    EXPECT_FALSE(link.label.starts_with("scale") || link.label.starts_with("Softmax") ||
+                 link.label.starts_with("saxpy"))
+        << link.label;
+  }
+  EXPECT_EQ(small.quantity, 1);  // hot_kernel only
+  const EffortItem& numba_rewrite = item(estimate, "GP-FW-018 Numba CUDA in scale");
+  EXPECT_EQ(numba_rewrite.tier, EffortTier::Rewrite);
+}
+
 // The WMMA API of one wrapper file is one instruction kind however many fragments and calls it
 // has; a file with only `#include <mma.h>` and `using namespace nvcuda` gets no item.
 TEST(AuditEffort, WmmaIsOneKindAndItsDirectivesAreNotWork) {
