@@ -2,6 +2,7 @@
 // frameworks and CUDA-only libraries (frameworks.md §5), plus the AMD-path signs in Python.
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "scan/python_kernels.h"
 #include "scan/rules/stack_rules.h"
@@ -119,6 +120,76 @@ class PythonEmitter {
   std::vector<std::string_view> m_seen;
 };
 
+// PTX in an inline-asm string: an opcode with a dotted type or modifier (`cvt.rn.f16x2.f32`,
+// `prmt.b32`, `.reg`), which AMD GCN assembly (`v_add_f32`, `s_waitcnt`) never has.
+bool looks_like_ptx(std::string_view asm_text) {
+  for (std::size_t dot = asm_text.find('.'); dot != std::string_view::npos;
+       dot = asm_text.find('.', dot + 1)) {
+    const bool letter_before =
+        dot > 0 && std::isalpha(static_cast<unsigned char>(asm_text[dot - 1]));
+    const bool start = dot == 0 || !std::isalnum(static_cast<unsigned char>(asm_text[dot - 1]));
+    const bool letter_after =
+        dot + 1 < asm_text.size() && std::isalpha(static_cast<unsigned char>(asm_text[dot + 1]));
+    if (letter_after && (letter_before || start)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The first string argument of the call whose name is at token `i` (the asm of
+// tl.inline_asm_elementwise), within a few dozen tokens; empty when none.
+std::string_view first_string_argument(const TokenStream& tokens, std::size_t i) {
+  for (std::size_t j = i + 1; j < tokens.tokens.size() && j < i + 48; ++j) {
+    const Token& t = tokens.tokens[j];
+    if (t.kind == TokenKind::String) {
+      return python_string_content(tokens.text(t));
+    }
+    if (t.kind == TokenKind::Newline) {
+      break;
+    }
+  }
+  return {};
+}
+
+// Triton's TMA tensor-descriptor API (experimental and current spellings).
+bool is_tma_descriptor_name(std::string_view name) {
+  return name == "create_1d_tma_descriptor" || name == "create_2d_tma_descriptor" ||
+         name == "_experimental_descriptor_load" || name == "_experimental_descriptor_store" ||
+         name == "_experimental_make_tensor_descriptor" || name == "make_tensor_descriptor" ||
+         name == "TensorDescriptor";
+}
+
+// A Triton kernel's NVIDIA-only features (GP-FW-025, GP-FW-026) at identifier `i`.
+void check_triton_feature(const TokenStream& tokens, std::size_t i, PythonEmitter& emit,
+                          std::uint32_t& last_line) {
+  const Token& token = tokens.tokens[i];
+  const std::string_view name = tokens.text(token);
+  const Token* before = i > 0 ? &tokens.tokens[i - 1] : nullptr;
+  const bool member = before != nullptr && tokens.text_is(*before, ".");
+  if (name == "inline_asm_elementwise") {
+    const std::string_view asm_text = first_string_argument(tokens, i);
+    if (looks_like_ptx(asm_text)) {
+      const std::string_view shown = asm_text.substr(0, asm_text.find_first_of(";\n"));
+      emit.at_token("GP-FW-025", token,
+                    "tl.inline_asm_elementwise with PTX: " + std::string(shown.substr(0, 60)));
+    }
+    return;
+  }
+  std::string detail;
+  if (name == "cuda" && member && i >= 2 && tokens.text_is(tokens.tokens[i - 2], "extra")) {
+    detail = "tl.extra.cuda (the CUDA libdevice)";
+  } else if (is_tma_descriptor_name(name)) {
+    detail = "TMA tensor descriptor (" + std::string(name) + ")";
+  } else {
+    return;
+  }
+  if (token.line != last_line) {
+    last_line = token.line;
+    emit.at_token("GP-FW-026", token, std::move(detail));
+  }
+}
+
 std::string import_detail(const PythonImport& import) {
   return import.name.empty() ? "import " + import.module
                              : "from " + import.module + " import " + import.name;
@@ -159,10 +230,12 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
   }
   bool numba_cuda = false;
   bool cupy = false;
+  bool triton = false;
   for (const PythonImport& import : facts.imports) {
     std::string_view rule = import_rule(import);
     std::string_view root = root_of(import.module);
     cupy = cupy || root == "cupy" || root == "cupyx";
+    triton = triton || root == "triton";
     if (rule == "GP-FW-018") {
       numba_cuda = true;
     }
@@ -200,6 +273,7 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
   }
 
   bool hip_extension_seen = false;
+  std::uint32_t last_triton_line = 0;  // GP-FW-026: once per line
   // Identifiers and strings are among the anchors. The tokens' data held in a local: the emits
   // write through references the compiler cannot tell apart from `tokens`, so it would reload
   // it at every anchor.
@@ -218,6 +292,8 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
       } else if (!hip_extension_seen && tokens.text_is(token, "IS_HIP_EXTENSION")) {
         hip_extension_seen = true;
         emit.sign(token.line, "IS_HIP_EXTENSION");
+      } else if (triton) {
+        check_triton_feature(tokens, i, emit, last_triton_line);
       }
       continue;
     }
