@@ -259,7 +259,20 @@ TEST(PythonRules, GptFastStyleIsFrameworkOnly) {
                             "device = 'cuda'\n"
                             "torch.cuda.synchronize()\n"
                             "model = torch.compile(model)\n");
-  EXPECT_EQ(hits(out), (Hits{{1, "GP-FW-001"}}));
+  // One finding per import statement, nothing for the torch.cuda calls.
+  EXPECT_EQ(hits(out), (Hits{{1, "GP-FW-001"}, {2, "GP-FW-001"}}));
+}
+
+// `from x import a, b` is one import site; `import triton` counts beside @triton.jit kernels.
+TEST(PythonRules, ImportsCountPerStatement) {
+  FileAnalysis out = python("ops.py",
+                            "from torch.utils.cpp_extension import load, load_inline\n"
+                            "import triton\n"
+                            "import triton.language as tl\n"
+                            "@triton.jit\n"
+                            "def k(x): pass\n");
+  EXPECT_EQ(hits(out),
+            (Hits{{1, "GP-FW-001"}, {2, "GP-FW-002"}, {3, "GP-FW-002"}, {4, "GP-FW-002"}}));
 }
 
 TEST(PythonRules, ImportsDecoratorsStringsAndSigns) {
@@ -291,7 +304,7 @@ TEST(PythonRules, FlashAttentionGenerations) {
       python("a.py", "from flash_attn.flash_attn_interface import flash_attn_func\n");
   EXPECT_EQ(hits(fa2), (Hits{{1, "GP-FW-009"}}));
   FileAnalysis fa3 = python("b.py", "import flash_attn_interface\nfrom flash_attn import cute\n");
-  EXPECT_EQ(hits(fa3), (Hits{{1, "GP-FW-010"}}));
+  EXPECT_EQ(hits(fa3), (Hits{{1, "GP-FW-010"}, {2, "GP-FW-010"}}));
 }
 
 TEST(ConfigRules, RequirementsFile) {

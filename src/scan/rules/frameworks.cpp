@@ -85,19 +85,11 @@ std::string_view import_rule(const PythonImport& import) {
   return {};
 }
 
-// Findings of one Python file; import-level rules fire once per file.
+// Findings of one Python file: one per import statement, decorator, call or string.
 class PythonEmitter {
  public:
   PythonEmitter(const SharedString& path, const TokenStream& tokens, FileAnalysis& out)
       : m_path(path), m_tokens(tokens), m_out(out) {}
-
-  bool once(std::string_view rule) {
-    if (std::find(m_seen.begin(), m_seen.end(), rule) != m_seen.end()) {
-      return false;
-    }
-    m_seen.push_back(rule);
-    return true;
-  }
 
   void at_line(std::string_view rule, std::uint32_t line, std::uint32_t column,
                std::string detail) {
@@ -117,7 +109,6 @@ class PythonEmitter {
   const SharedString& m_path;
   const TokenStream& m_tokens;
   FileAnalysis& m_out;
-  std::vector<std::string_view> m_seen;
 };
 
 // PTX in an inline-asm string: an opcode with a dotted type or modifier (`cvt.rn.f16x2.f32`,
@@ -224,13 +215,11 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
                              const PythonFacts& facts, FileAnalysis& out) {
   PythonEmitter emit(path, tokens, out);
 
-  bool triton_jit = false;
-  for (const PythonDotted& decorator : facts.decorators) {
-    triton_jit = triton_jit || decorator.name == "triton.jit";
-  }
   bool numba_cuda = false;
   bool cupy = false;
   bool triton = false;
+  std::string_view last_import_rule;
+  std::uint32_t last_import_line = 0;
   for (const PythonImport& import : facts.imports) {
     std::string_view rule = import_rule(import);
     std::string_view root = root_of(import.module);
@@ -242,9 +231,12 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
     if (std::find(k_amd_modules.begin(), k_amd_modules.end(), root) != k_amd_modules.end()) {
       emit.sign(import.line, import_detail(import));
     }
-    if (rule.empty() || (rule == "GP-FW-002" && triton_jit) || !emit.once(rule)) {
+    // One finding per import statement: `from x import a, b` is one site of x.
+    if (rule.empty() || (rule == last_import_rule && import.line == last_import_line)) {
       continue;
     }
+    last_import_rule = rule;
+    last_import_line = import.line;
     emit.at_line(rule, import.line, 1, import_detail(import));
   }
 
