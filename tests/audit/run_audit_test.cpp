@@ -152,18 +152,18 @@ TEST(RunAudit, CostAndVerdictWithTheShippedPrices) {
   // docs/estimate-model.md quotes these figures for the bundled example.
   // The ldmatrix helper sits under `#if __CUDA_ARCH__ >= 800` with a portable #else: the AMD
   // build compiles the #else, so it costs nothing.
-  EXPECT_EQ(result.items.size(), 31u);
-  EXPECT_EQ(result.inputs.findings, 74u);  // imports per statement since the inventory issue
-  EXPECT_EQ(result.inputs.port_work_findings, 73u);
+  EXPECT_EQ(result.items.size(), 32u);
+  EXPECT_EQ(result.inputs.findings, 75u);  // imports per statement since the inventory issue
+  EXPECT_EQ(result.inputs.port_work_findings, 74u);
   EXPECT_EQ(result.inputs.handled_for_amd_findings, 1u);  // the ldmatrix under the arch guard
   EXPECT_EQ(result.inputs.cuda_only_findings, 0u);
   EXPECT_EQ(result.inputs.outside_product_findings, 0u);
   EXPECT_FALSE(result.inputs.amd_build_exists);
   EXPECT_TRUE(result.feature_gaps.empty());
-  EXPECT_NEAR(result.effort.total.low, 14.1984375, 1e-9);
-  EXPECT_NEAR(result.effort.total.likely, 24.553125, 1e-9);
-  EXPECT_NEAR(result.effort.total.high, 59.825, 1e-9);
-  EXPECT_NEAR(*cost.payback_ratio, 0.722741, 1e-6);
+  EXPECT_NEAR(result.effort.total.low, 14.2921875, 1e-9);
+  EXPECT_NEAR(result.effort.total.likely, 24.678125, 1e-9);
+  EXPECT_NEAR(result.effort.total.high, 60.0125, 1e-9);
+  EXPECT_NEAR(*cost.payback_ratio, 0.723727, 1e-6);
   EXPECT_EQ(result.verdict.headline, "Bounded project: 14–60 engineer-days");
   ASSERT_EQ(result.verdict.reasons.size(), 3u);
   // Validating the stack on AMD: 2 d, and a day for each of PyTorch and Triton.

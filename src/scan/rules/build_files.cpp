@@ -2,6 +2,7 @@
 // CUDAExtension, cpp_extension.load and nvcc options in Python build code; HIP CMake signs.
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "scan/rules/stack_rules.h"
 
@@ -55,6 +56,23 @@ constexpr std::array<std::string_view, 5> k_findcuda_calls = {
 
 constexpr std::array<std::string_view, 4> k_tensorrt_libs = {"nvinfer", "nvinfer_plugin",
                                                              "nvonnxparser", "nvparsers"};
+
+// Where nvcc's relocatable-device-code flag starts in `text` (-rdc=true, -rdc true,
+// --relocatable-device-code=true), or npos; `-fgpu-rdc` is HIP's and not it.
+std::size_t nvcc_rdc_flag(std::string_view text) {
+  for (std::string_view flag : {"--relocatable-device-code", "-rdc"}) {
+    for (std::size_t at = text.find(flag); at != std::string_view::npos;
+         at = text.find(flag, at + 1)) {
+      const bool starts_word =
+          at == 0 ||
+          !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '-');
+      if (starts_word) {
+        return at;
+      }
+    }
+  }
+  return std::string_view::npos;
+}
 
 struct CMakeEmitter {
   const SharedString& path;
@@ -130,6 +148,14 @@ void check_cmake_line(const SharedString& path, const ConfigLine& line, FileAnal
     }
   }
 
+  // BUILD-009: relocatable device code (nvcc's -rdc, not hipcc's -fgpu-rdc).
+  if ((at = find_word(raw, "cuda_separable_compilation")) != std::string_view::npos) {
+    emit.finding("GP-BUILD-009", at, "CUDA_SEPARABLE_COMPILATION");
+  } else if ((at = nvcc_rdc_flag(raw)) != std::string_view::npos) {
+    emit.finding("GP-BUILD-009", at,
+                 raw.compare(at, 4, "-rdc") == 0 ? "-rdc" : "--relocatable-device-code");
+  }
+
   // BUILD-008: TensorRT libraries.
   for (std::string_view lib : k_tensorrt_libs) {
     if ((at = find_word(raw, lib)) != std::string_view::npos) {
@@ -192,6 +218,59 @@ const Token* next_significant(const TokenStream& tokens, std::size_t& i) {
   return nullptr;
 }
 
+// CUDA libraries a CUDAExtension may link by name: `cublas`, or `-lcublas` in extra_link_args.
+bool is_cuda_library_name(std::string_view name) {
+  if (name.starts_with("-l")) {
+    name.remove_prefix(2);
+  }
+  constexpr std::string_view k_libraries[] = {
+      "cuda",      "cudart",     "cudart_static", "cublas",     "cublasLt", "cudnn",
+      "nvrtc",     "curand",     "cufft",         "cusparse",   "cusolver", "cudadevrt",
+      "nvJitLink", "nvToolsExt", "nccl",          "cuda_driver"};
+  return std::find(std::begin(k_libraries), std::end(k_libraries), name) != std::end(k_libraries);
+}
+
+// A CUDAExtension's link arguments that name CUDA libraries (GP-BUILD-010) and its dlink=True
+// (relocatable device code, GP-BUILD-009). `open` is the call's '('.
+void check_extension_link(const SharedString& path, const TokenStream& tokens, std::size_t open,
+                          FileAnalysis& out) {
+  int depth = 0;
+  std::string_view keyword;  // the keyword argument being read, at depth 1
+  for (std::size_t i = open; i < tokens.tokens.size(); ++i) {
+    const Token& token = tokens.tokens[i];
+    const std::string_view text = tokens.text(token);
+    if (token.kind == TokenKind::Punct) {
+      if (text == "(" || text == "[" || text == "{") {
+        ++depth;
+      } else if (text == ")" || text == "]" || text == "}") {
+        if (--depth <= 0) {
+          return;
+        }
+      } else if (text == "," && depth == 1) {
+        keyword = {};
+      }
+      continue;
+    }
+    if (token.kind == TokenKind::Identifier && depth == 1 && i + 1 < tokens.tokens.size() &&
+        tokens.text_is(tokens.tokens[i + 1], "=")) {
+      keyword = text;
+      if (text == "dlink" && i + 2 < tokens.tokens.size() &&
+          tokens.text_is(tokens.tokens[i + 2], "True")) {
+        add_finding(out, "GP-BUILD-009", path, tokens, token, "CUDAExtension(dlink=True)");
+      }
+      continue;
+    }
+    if (token.kind == TokenKind::String &&
+        (keyword == "libraries" || keyword == "dlink_libraries" || keyword == "extra_link_args")) {
+      const std::string_view name = python_string_content(text);
+      if (is_cuda_library_name(name)) {
+        add_finding(out, "GP-BUILD-010", path, tokens, token,
+                    std::string(keyword) + ": " + std::string(name));
+      }
+    }
+  }
+}
+
 // Scans the arguments of a call whose '(' is at index `open`; reports whether any identifier
 // `keyword` or any string ending in .cu/.cuh is among them. Bounded by the matching ')'.
 struct CallArgs {
@@ -249,6 +328,10 @@ void check_python_build(const SharedString& path, const TokenStream& tokens,
       last_option_line = token.line;
       add_finding(out, "GP-BUILD-007", path, tokens, token,
                   std::string(string.content.substr(0, 64)));
+    } else if (string.content.starts_with("-rdc") ||
+               string.content.starts_with("--relocatable-device-code")) {
+      add_finding(out, "GP-BUILD-009", path, tokens, token,
+                  std::string(string.content.substr(0, 64)));
     }
   }
   if (!torch_imported) {
@@ -278,6 +361,7 @@ void check_python_build(const SharedString& path, const TokenStream& tokens,
     }
     if (text == "CUDAExtension") {
       add_finding(out, "GP-BUILD-006", path, tokens, token, "CUDAExtension");
+      check_extension_link(path, tokens, j, out);
     } else if (text == "load_inline" && scan_call(tokens, j, "cuda_sources").keyword) {
       add_finding(out, "GP-BUILD-006", path, tokens, token, "load_inline(cuda_sources=...)");
     } else if (text == "load" && (cpp_extension_attr || (load_imported && !after_dot)) &&
