@@ -443,6 +443,7 @@ class Simulator final : public MacroResolver {
   void note_amd_include(const IncludeTarget& target, const HeaderSkeleton* header) {
     if (header != nullptr) {
       m_root->amd_includes.emplace_back(header->path);
+      m_root->amd_include_lines.push_back(m_include_line);
       return;
     }
     std::string_view name = target.header;

@@ -62,6 +62,7 @@ void TokenStream::clear() {
   regions.clear();
   has_off_path = false;
   amd_includes.clear();
+  amd_include_lines.clear();
   unresolved_amd_includes.clear();
   macros_at_end = nullptr;
 }

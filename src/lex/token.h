@@ -125,6 +125,7 @@ struct TokenStream {
   // project file but could not be resolved to one. What decides a header's membership through
   // its includers.
   std::vector<std::string> amd_includes;
+  std::vector<std::uint32_t> amd_include_lines;  // the #include line of each amd_includes entry
   std::vector<std::string> unresolved_amd_includes;
   // The preprocessor view: the macros in force once the walk ended (read them with
   // amd_definition_at_end). Owned by the walking thread, valid until its next walk.

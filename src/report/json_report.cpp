@@ -122,6 +122,10 @@ void amd_build_path(JsonWriter& w, const ScanResult& result) {
   lines("setup", path.setup);
   lines("switches", path.switches);
   evidence("shims", path.shims);
+  evidence("shim_includes", path.shim_includes);
+  w.field("shim_include_sites", path.shim_include_sites);
+  evidence("hip_includes", path.hip_includes);
+  w.field("hip_include_files", path.hip_include_files);
   evidence("ci", path.ci);
   w.field("kernel_files", path.kernel_files);
   w.field("kernel_files_compiled", path.kernel_files_compiled);

@@ -214,6 +214,16 @@ class MarkdownWriter {
         m_out +=
             fmt::format("- shim header {}\n", position(path.shims[i].file, path.shims[i].line));
       }
+      if (!path.shim_includes.empty()) {
+        m_out += fmt::format("- shim included by {} ({} #include{})\n",
+                             position(path.shim_includes[0].file, path.shim_includes[0].line),
+                             path.shim_include_sites, path.shim_include_sites == 1 ? "" : "s");
+      }
+      if (!path.hip_includes.empty()) {
+        m_out += fmt::format("- HIP headers included by {} ({} file{})\n",
+                             position(path.hip_includes[0].file, path.hip_includes[0].line),
+                             path.hip_include_files, path.hip_include_files == 1 ? "" : "s");
+      }
       for (std::size_t i = 0; i < path.ci.size() && i < 3; ++i) {
         m_out += fmt::format("- CI/container {}\n", position(path.ci[i].file, path.ci[i].line));
       }

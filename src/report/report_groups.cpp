@@ -162,7 +162,7 @@ std::vector<NameCount> amd_path_by_kind(const ScanResult& result) {
       [](const AmdPathSign& s) {
         return std::pair{s.file, s.line};
       });
-  sort_by_enum_order<AmdPathKind>(counts, amd_path_kind_name, 6);
+  sort_by_enum_order<AmdPathKind>(counts, amd_path_kind_name, 8);
   return counts;
 }
 
@@ -465,6 +465,10 @@ std::string_view amd_path_kind_name(AmdPathKind kind) {
       return "rocm_package";
     case AmdPathKind::AmdAsm:
       return "amd_asm";
+    case AmdPathKind::HipInclude:
+      return "hip_include";
+    case AmdPathKind::ShimInclude:
+      return "shim_include";
   }
   return "hip_guard";
 }

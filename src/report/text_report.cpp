@@ -209,6 +209,16 @@ class TextWriter {
       for (std::size_t i = 0; i < path.shims.size() && i < 2; ++i) {
         line(fmt::format("    shim header  {}", position(path.shims[i].file, path.shims[i].line)));
       }
+      if (!path.shim_includes.empty()) {
+        line(fmt::format("    shim used    {} ({} #include{})",
+                         position(path.shim_includes[0].file, path.shim_includes[0].line),
+                         path.shim_include_sites, path.shim_include_sites == 1 ? "" : "s"));
+      }
+      if (!path.hip_includes.empty()) {
+        line(fmt::format("    HIP headers  {} ({} file{})",
+                         position(path.hip_includes[0].file, path.hip_includes[0].line),
+                         path.hip_include_files, path.hip_include_files == 1 ? "" : "s"));
+      }
       for (std::size_t i = 0; i < path.ci.size() && i < 2; ++i) {
         line(fmt::format("    CI/container {}", position(path.ci[i].file, path.ci[i].line)));
       }

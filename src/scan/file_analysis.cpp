@@ -36,6 +36,7 @@ void FileAnalysis::clear() {
   guards.clear();
   excluded.clear();
   includes.clear();
+  include_lines.clear();
   unresolved_includes.clear();
   named_by_build = false;
   lines = 0;
@@ -60,6 +61,7 @@ FileAnalysis FileAnalysis::take_exact(std::span<const std::uint32_t> finding_ord
   move_exact(guards, exact.guards);
   move_exact(excluded, exact.excluded);
   move_exact(includes, exact.includes);
+  move_exact(include_lines, exact.include_lines);
   move_exact(unresolved_includes, exact.unresolved_includes);
   exact.named_by_build = named_by_build;
   exact.template_instantiations = template_instantiations;

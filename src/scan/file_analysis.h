@@ -26,6 +26,7 @@ struct FileAnalysis {
   std::vector<ExcludedSource> excluded;  // this file, when the AMD build leaves it out
   // C/C++/CUDA: TokenStream::amd_includes and unresolved_amd_includes, for header membership.
   std::vector<std::string> includes;
+  std::vector<std::uint32_t> include_lines;  // the line of each `includes` entry
   std::vector<std::string> unresolved_includes;
   bool named_by_build = false;  // some build file lists this file (FileMembership::named)
   std::uint64_t lines = 0;

@@ -184,6 +184,8 @@ enum class AmdPathKind : std::uint8_t {
   RocmImage,         // FROM rocm/...
   RocmPackage,       // torch+rocm wheels, onnxruntime-migraphx, amdsmi
   AmdAsm,            // AMDGCN inline asm / __builtin_amdgcn_*
+  HipInclude,        // #include <hip/...>, hip_runtime.h, a ROCm library header (first per file)
+  ShimInclude,       // an #include of the project's own vendor shim header
 };
 
 struct AmdPathSign {
@@ -221,10 +223,14 @@ struct ExcludedSource {
 // The existing AMD path as one fact: how the project builds for AMD today, if it does.
 struct AmdBuildPath {
   bool exists = false;
-  std::vector<BuildLine> setup;     // enable_language(HIP), a ROCm branch of setup.py
-  std::vector<BuildLine> switches;  // the option or macro that selects it (GGML_USE_HIP)
-  std::vector<Evidence> shims;      // vendor shim headers (#define cudaMalloc hipMalloc)
-  std::vector<Evidence> ci;         // ROCm images and packages in CI and containers
+  std::vector<BuildLine> setup;         // enable_language(HIP), a ROCm branch of setup.py
+  std::vector<BuildLine> switches;      // the option or macro that selects it (GGML_USE_HIP)
+  std::vector<Evidence> shims;          // vendor shim headers (#define cudaMalloc hipMalloc)
+  std::vector<Evidence> hip_includes;   // files that include HIP or ROCm headers (first 8)
+  std::vector<Evidence> shim_includes;  // #includes of those shim headers (first 8)
+  std::uint32_t hip_include_files = 0;  // all of them
+  std::uint32_t shim_include_sites = 0;
+  std::vector<Evidence> ci;  // ROCm images and packages in CI and containers
   // Files of the product that define CUDA kernels, and those of them with a kernel the AMD
   // build compiles: how complete the AMD build looks.
   std::uint32_t kernel_files = 0;

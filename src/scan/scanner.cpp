@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <tuple>
 #include <type_traits>
 
@@ -297,6 +298,7 @@ class Collector {
   // the short lists are moved into one vector each.
   void finish() {
     exclude_headers_of_left_out_sources();
+    record_shim_includes();
     // Sorting indices moves 4 bytes per swap; a CollectedFile is ~200.
     std::vector<std::uint32_t> by_path(m_files.size());
     std::iota(by_path.begin(), by_path.end(), 0u);
@@ -352,6 +354,38 @@ class Collector {
     bool instantiates = false;  // lists as an instantiation file
     FileAnalysis analysis;
   };
+
+  // An #include of a project header that is a vendor shim (#defines of CUDA names to HIP
+  // names) is AMD-path evidence of the including file: known only once every file is read.
+  void record_shim_includes() {
+    std::set<std::string_view> shims;
+    for (const CollectedFile& file : m_files) {
+      for (const AmdPathSign& sign : file.analysis.amd_path) {
+        if (sign.kind == AmdPathKind::VendorShimHeader) {
+          shims.insert(file.path);
+        }
+      }
+    }
+    if (shims.empty()) {
+      return;
+    }
+    for (CollectedFile& file : m_files) {
+      FileAnalysis& analysis = file.analysis;
+      bool added = false;
+      for (std::size_t i = 0; i < analysis.includes.size() && i < analysis.include_lines.size();
+           ++i) {
+        if (shims.contains(analysis.includes[i]) && analysis.includes[i] != file.path) {
+          analysis.amd_path.push_back({AmdPathKind::ShimInclude, file.path,
+                                       analysis.include_lines[i],
+                                       "#include of the shim " + analysis.includes[i]});
+          added = true;
+        }
+      }
+      if (added) {
+        sort_within_file<AmdPathOrder>(analysis.amd_path);
+      }
+    }
+  }
 
   // Headers that only left-out sources include are left out too (header_membership.h): their
   // items are stamped excluded like a left-out source's, and the totals are taken again.
@@ -449,6 +483,7 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
       out.named_by_build = membership.named;
       // Moved, not copied: the token buffer is cleared for the next file anyway.
       out.includes.swap(tokens.amd_includes);
+      out.include_lines.swap(tokens.amd_include_lines);
       out.unresolved_includes.swap(tokens.unresolved_amd_includes);
       if (scope != Scope::Vendored && says_generated(bytes)) {
         scope = Scope::Generated;
@@ -609,9 +644,18 @@ AmdBuildPath summarize_amd_build(const ScanResult& result, const BuildModel& mod
     } else if ((sign.kind == AmdPathKind::RocmImage || sign.kind == AmdPathKind::RocmPackage) &&
                path.ci.size() < k_max_lines) {
       path.ci.push_back({sign.file, sign.line});
+    } else if (sign.kind == AmdPathKind::HipInclude) {
+      if (path.hip_include_files++ < k_max_lines) {
+        path.hip_includes.push_back({sign.file, sign.line});
+      }
+    } else if (sign.kind == AmdPathKind::ShimInclude) {
+      if (path.shim_include_sites++ < k_max_lines) {
+        path.shim_includes.push_back({sign.file, sign.line});
+      }
     }
   }
-  path.exists = model.amd_build_exists() || !path.shims.empty();
+  // Source written for HIP is an AMD path too, even where no build file of the scan sets one up.
+  path.exists = model.amd_build_exists() || !path.shims.empty() || path.hip_include_files > 0;
   // Kernels are sorted by file: count each product file that defines one.
   std::string_view current;
   bool any_compiled = false;

@@ -229,6 +229,10 @@ Json amd_build_path(const ScanResult& result) {
   out["setup"] = lines(path.setup);
   out["switches"] = lines(path.switches);
   out["shims"] = evidence_list(path.shims);
+  out["shim_includes"] = evidence_list(path.shim_includes);
+  out["shim_include_sites"] = path.shim_include_sites;
+  out["hip_includes"] = evidence_list(path.hip_includes);
+  out["hip_include_files"] = path.hip_include_files;
   out["ci"] = evidence_list(path.ci);
   out["kernel_files"] = path.kernel_files;
   out["kernel_files_compiled"] = path.kernel_files_compiled;

@@ -74,11 +74,13 @@ struct State {
   std::uint32_t shim_defines = 0;  // `#define cudaXxx hipXxx` remaps
   std::size_t first_shim_define = SIZE_MAX;
   bool hip_guard_directive = false;  // an #if names a HIP macro (an AMD-path sign already)
+  bool hip_include = false;          // an AMD-path sign for a HIP/ROCm header recorded
 
   void clear() {
     shim_defines = 0;
     first_shim_define = SIZE_MAX;
     hip_guard_directive = false;
+    hip_include = false;
   }
 };
 
@@ -346,6 +348,19 @@ void on_launch_open(SourceContext& ctx, std::size_t i) {
   }
 }
 
+// HIP's own headers and the ROCm libraries': a file written (in part) for AMD.
+bool is_hip_header(std::string_view header) {
+  for (std::string_view prefix : {"hip/", "hipblas", "hipblaslt/", "hipcub/", "hiprand/", "hipfft/",
+                                  "hipsparse/", "hipsolver/", "rocblas/", "rocprim/", "rocwmma/",
+                                  "rocrand/", "miopen/", "rccl/", "ck/", "ck_tile/"}) {
+    if (header.starts_with(prefix)) {
+      return true;
+    }
+  }
+  return header == "hip_runtime.h" || header == "hip_runtime_api.h" || header == "rocblas.h" ||
+         header == "rccl.h" || header == "hipblas.h";
+}
+
 void on_directive(SourceContext& ctx, std::size_t i) {
   std::string_view name = directive_name(ctx.text(i));
   if (name == "include" || name == "include_next" || name == "import") {
@@ -353,7 +368,12 @@ void on_directive(SourceContext& ctx, std::size_t i) {
     if (ctx.kind(header) == TokenKind::HeaderName || ctx.kind(header) == TokenKind::String) {
       std::string_view text = ctx.text(header);
       if (text.size() >= 2) {
-        on_include(ctx, header, text.substr(1, text.size() - 2));
+        const std::string_view name = text.substr(1, text.size() - 2);
+        on_include(ctx, header, name);
+        if (!t_state.hip_include && is_hip_header(name)) {
+          t_state.hip_include = true;
+          ctx.add_sign(AmdPathKind::HipInclude, header, "#include <" + std::string(name) + ">");
+        }
       }
     }
   } else if (name == "define") {
