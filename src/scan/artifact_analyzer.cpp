@@ -20,7 +20,8 @@ constexpr std::size_t k_probe_bytes = 4096;
 // Smaller files are ordinary sources even when they hold a table: a cubin is kilobytes of
 // binary, so its text dump is tens of kilobytes at least.
 constexpr std::size_t k_min_embedded_size = 16 * 1024;
-constexpr std::size_t k_min_literals = 200;
+// 64-bit words (`0x00100001ba55ed50ull, `) fit about 170 in the 4 KiB probed.
+constexpr std::size_t k_min_literals = 128;
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
@@ -136,20 +137,79 @@ bool dense(const Density& d) {
   return d.literals >= k_min_literals && total > 0 && d.literal_bytes * 10 >= total * 6;
 }
 
-// The line of the array: the line of the last '{' before the first literal after the first '{'.
+// The first offset at or after `i` that is neither blank nor inside a comment.
+std::size_t skip_blanks_and_comments(std::string_view source, std::size_t i) {
+  while (i < source.size()) {
+    if (is_blank(source[i])) {
+      ++i;
+    } else if (source.compare(i, 2, "//") == 0) {
+      const std::size_t newline = source.find('\n', i);
+      i = newline == std::string_view::npos ? source.size() : newline + 1;
+    } else if (source.compare(i, 2, "/*") == 0) {
+      const std::size_t close = source.find("*/", i + 2);
+      i = close == std::string_view::npos ? source.size() : close + 2;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
+
+// Where the first data array's initializer opens: a '{' after '=' or ']' whose first element is
+// a numeric literal (not a namespace's or a function's brace). npos when none in `source`.
+std::size_t data_array_open(std::string_view source) {
+  for (std::size_t brace = source.find('{'); brace != std::string_view::npos;
+       brace = source.find('{', brace + 1)) {
+    std::size_t before = brace;
+    while (before > 0 && is_blank(source[before - 1])) {
+      --before;
+    }
+    if (before == 0 || (source[before - 1] != '=' && source[before - 1] != ']')) {
+      continue;
+    }
+    const std::size_t after = skip_blanks_and_comments(source, brace + 1);
+    if (after < source.size() &&
+        (is_digit(source[after]) ||
+         (source[after] == '-' && after + 1 < source.size() && is_digit(source[after + 1])))) {
+      return brace;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The start of the declaration whose initializer opens at `open`: after the previous ';', '{'
+// or '}' (a namespace's brace, the previous declaration), past blanks and comments, so that an
+// `alignas(16)` or a multi-line declaration is reported at its first line.
+std::size_t declaration_start(std::string_view source, std::size_t open) {
+  const std::size_t end = source.find_last_of(";{}", open == 0 ? 0 : open - 1);
+  std::size_t i = end == std::string_view::npos || open == 0 ? 0 : end + 1;
+  while (i < open) {
+    if (is_blank(source[i])) {
+      ++i;
+    } else if (source.compare(i, 2, "//") == 0) {
+      const std::size_t newline = source.find('\n', i);
+      i = newline == std::string_view::npos ? open : newline + 1;
+    } else if (source.compare(i, 2, "/*") == 0) {
+      const std::size_t close = source.find("*/", i + 2);
+      i = close == std::string_view::npos ? open : close + 2;
+    } else if (source[i] == '#') {
+      const std::size_t newline = source.find('\n', i);  // a directive line before it
+      i = newline == std::string_view::npos ? open : newline + 1;
+    } else {
+      break;
+    }
+  }
+  return std::min(i, open);
+}
+
+// The line of the array's declaration (1 when the file holds no data array).
 std::uint32_t array_line(std::string_view source) {
-  std::string_view head = source.substr(0, k_probe_bytes);
-  const std::size_t brace = head.find('{');
-  if (brace == std::string_view::npos) {
+  const std::size_t open = data_array_open(source.substr(0, 64 * 1024));
+  if (open == std::string_view::npos) {
     return 1;
   }
-  Density d = measure(head.substr(brace + 1));
-  std::size_t at = d.first_literal == std::string_view::npos ? brace : brace + 1 + d.first_literal;
-  std::size_t open = head.rfind('{', at);
-  if (open == std::string_view::npos) {
-    open = brace;
-  }
-  return 1 + static_cast<std::uint32_t>(std::count(head.begin(), head.begin() + open, '\n'));
+  const std::size_t start = declaration_start(source, open);
+  return 1 + static_cast<std::uint32_t>(std::count(source.begin(), source.begin() + start, '\n'));
 }
 
 std::string_view line_at(std::string_view source, std::uint32_t line) {
@@ -176,12 +236,11 @@ bool looks_like_embedded_binary(std::string_view source) {
   if (source.size() < k_min_embedded_size) {
     return false;
   }
-  std::string_view head = source.substr(0, k_probe_bytes);
-  const std::size_t brace = head.find('{');
+  const std::size_t brace = data_array_open(source.substr(0, 64 * 1024));
   if (brace == std::string_view::npos) {
     return false;
   }
-  const std::string_view first = head.substr(brace + 1);
+  const std::string_view first = source.substr(brace + 1, k_probe_bytes);
   if (cannot_be_dense(first) || !dense(measure(first, true))) {
     return false;
   }
@@ -192,34 +251,46 @@ bool looks_like_embedded_binary(std::string_view source) {
 
 namespace {
 
-// The first integer literals after the first '{' (up to `count`), or fewer when they run out.
-std::vector<std::uint64_t> first_values(std::string_view source, std::size_t count) {
+// The first integer literals of the array whose initializer opens at `open` (up to `count`):
+// decimal or hex, any suffix, a leading '-' (a signed char's byte).
+std::vector<std::uint64_t> first_values(std::string_view source, std::size_t open,
+                                        std::size_t count) {
   std::vector<std::uint64_t> values;
-  std::size_t i = source.find('{');
-  if (i == std::string_view::npos) {
-    return values;
-  }
-  const std::size_t end = std::min(source.size(), i + 512);
+  std::size_t i = skip_blanks_and_comments(source, open + 1);
+  const std::size_t end = std::min(source.size(), i + count * 24);
   while (i < end && values.size() < count) {
-    if (!is_digit(source[i])) {
+    const char c = source[i];
+    if (c == '}') {
+      break;
+    }
+    if (c == '/') {
+      i = skip_blanks_and_comments(source, i);
+      if (i < end && source[i] == '/') {
+        ++i;  // a lone '/': not a comment
+      }
+      continue;
+    }
+    if (!is_digit(c) || is_ident(source[i - 1])) {
       ++i;
       continue;
     }
+    const bool negative = source[i - 1] == '-';
     std::size_t j = i;
     int base = 10;
-    if (source[i] == '0' && i + 1 < end && (source[i + 1] == 'x' || source[i + 1] == 'X')) {
+    if (c == '0' && i + 1 < end && (source[i + 1] == 'x' || source[i + 1] == 'X')) {
       base = 16;
       j = i + 2;
     }
     std::uint64_t value = 0;
     while (j < end && (base == 16 ? is_hex(source[j]) : is_digit(source[j]))) {
-      const char c = source[j];
-      const unsigned digit = is_digit(c) ? static_cast<unsigned>(c - '0')
-                                         : static_cast<unsigned>((c | 0x20) - 'a' + 10);
+      const char d = source[j];
+      const unsigned digit = is_digit(d) ? static_cast<unsigned>(d - '0')
+                                         : static_cast<unsigned>((d | 0x20) - 'a' + 10);
       value = value * static_cast<std::uint64_t>(base) + digit;
       ++j;
     }
-    values.push_back(value);
+    values.push_back(negative ? static_cast<std::uint64_t>(-static_cast<std::int64_t>(value))
+                              : value);
     while (j < end && is_ident(source[j])) {
       ++j;  // suffixes: u, ull
     }
@@ -228,43 +299,88 @@ std::vector<std::uint64_t> first_values(std::string_view source, std::size_t cou
   return values;
 }
 
-// An ELF (cubin) or fatbin header as the first bytes, 32-bit or 64-bit words of the array.
-bool starts_with_gpu_magic(std::string_view source) {
-  const std::vector<std::uint64_t> v = first_values(source, 4);
-  if (v.size() >= 4 && v[0] == 0x7f && v[1] == 0x45 && v[2] == 0x4c && v[3] == 0x46) {
-    return true;  // "\x7fELF" as bytes
+// Bytes per element of the array declared in `declaration` (the text before its '{'): from the
+// element type, else from the largest of its first values.
+std::size_t element_bytes(std::string_view declaration, const std::vector<std::uint64_t>& values) {
+  const std::string type = to_lower_ascii(declaration.substr(0, declaration.rfind('[')));
+  for (auto [name, bytes] : {std::pair{std::string_view("uint64_t"), std::size_t{8}},
+                             {"long long", 8},
+                             {"size_t", 8},
+                             {"uint32_t", 4},
+                             {"int32_t", 4},
+                             {"uint16_t", 2},
+                             {"short", 2},
+                             {"uint8_t", 1},
+                             {"int8_t", 1},
+                             {"char", 1},
+                             {"unsigned int", 4},
+                             {"int ", 4},
+                             {"unsigned ", 4}}) {
+    if (type.find(name) != std::string::npos) {
+      return bytes;
+    }
   }
-  if (v.size() >= 4 && v[0] == 0x50 && v[1] == 0xed && v[2] == 0x55 && v[3] == 0xba) {
-    return true;  // fatbin magic 0xba55ed50, little-endian bytes
+  std::uint64_t largest = 0;
+  for (std::uint64_t value : values) {
+    largest = std::max(largest, value);
   }
-  if (!v.empty()) {
-    const std::uint64_t low = v[0] & 0xffffffffu;
-    return low == 0x464c457fu || low == 0xba55ed50u || low == 0x466243b1u;
+  return largest <= 0xff ? 1 : largest <= 0xffff ? 2 : largest <= 0xffffffffu ? 4 : 8;
+}
+
+// The first bytes of the array as the machine holds them (little-endian elements).
+std::string array_bytes(std::string_view source, std::size_t open, std::size_t wanted) {
+  const std::size_t start = declaration_start(source, open);
+  const std::vector<std::uint64_t> values = first_values(source, open, wanted);
+  const std::size_t width = element_bytes(source.substr(start, open - start), values);
+  std::string bytes;
+  for (std::size_t v = 0; v < values.size() && bytes.size() < wanted; ++v) {
+    for (std::size_t b = 0; b < width; ++b) {
+      bytes.push_back(static_cast<char>((values[v] >> (8 * b)) & 0xffu));
+    }
   }
-  return false;
+  return bytes;
+}
+
+std::uint32_t le32(std::string_view bytes, std::size_t at) {
+  std::uint32_t value = 0;
+  for (std::size_t b = 0; b < 4 && at + b < bytes.size(); ++b) {
+    value |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + b])) << (8 * b);
+  }
+  return value;
+}
+
+constexpr std::uint16_t k_em_cuda = 190;  // ELF e_machine of NVIDIA cubins
+
+// What the array's bytes are: an NVIDIA cubin (ELF, machine EM_CUDA), a fatbinary (magic
+// 0xBA55ED50, or the 0x466243B1 wrapper) or PTX text; anything else is data.
+bool bytes_are_nvidia_binary(std::string_view bytes) {
+  if (bytes.size() >= 20 && bytes.substr(0, 4) == std::string_view("\x7f"
+                                                                   "ELF",
+                                                                   4)) {
+    const auto machine = static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[18]) |
+                                                    static_cast<unsigned char>(bytes[19]) << 8);
+    return machine == k_em_cuda;
+  }
+  const std::uint32_t magic = le32(bytes, 0);
+  if (bytes.size() >= 4 && (magic == 0xba55ed50u || magic == 0x466243b1u)) {
+    return true;
+  }
+  // PTX text: the directives every PTX module opens with, in its first bytes.
+  return bytes.find(".version ") != std::string_view::npos &&
+         (bytes.find(".target sm_") != std::string_view::npos ||
+          bytes.find(".target compute_") != std::string_view::npos);
 }
 
 }  // namespace
 
-bool holds_nvidia_binary(std::string_view path, std::string_view source) {
+bool holds_nvidia_binary(std::string_view, std::string_view source) {
   if (!looks_like_embedded_binary(source)) {
     return false;
   }
-  // Dense numeric data alone is not a GPU binary (Unicode tables, weights, CRC tables): the
-  // array must carry an ELF or fatbin header, or the file must say it holds one.
-  if (starts_with_gpu_magic(source)) {
-    return true;
-  }
-  const std::string name = to_lower_ascii(path);
-  const std::size_t brace = source.find('{');
-  const std::string head = to_lower_ascii(
-      source.substr(0, brace == std::string_view::npos ? 0 : std::min(brace, k_probe_bytes)));
-  for (std::string_view word : {"cubin", "fatbin", "ptx"}) {
-    if (name.find(word) != std::string::npos || head.find(word) != std::string::npos) {
-      return true;
-    }
-  }
-  return false;
+  // Decided by content: dense numeric data (Unicode tables, Sobol direction numbers, weights) is
+  // data, whatever the file is named; an AMD code object (ELF machine EM_AMDGPU) is not NVIDIA's.
+  const std::size_t open = data_array_open(source.substr(0, 64 * 1024));
+  return open != std::string_view::npos && bytes_are_nvidia_binary(array_bytes(source, open, 512));
 }
 
 void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out) {

@@ -62,8 +62,9 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
 // True when a C/C++ file is mostly a byte array (a cubin or fatbin embedded as `0x..,` text):
 // such files are counted as artifacts and not lexed. Decided from the first few KiB.
 bool looks_like_embedded_binary(std::string_view source);
-// looks_like_embedded_binary, and the array is an NVIDIA binary: it starts with an ELF or fatbin
-// header, or the path or the text before the array names a cubin, fatbin or PTX.
+// looks_like_embedded_binary, and the array's bytes are an NVIDIA binary: an ELF whose machine
+// is EM_CUDA (a cubin), a fatbinary (magic 0xBA55ED50) or PTX text. Decided by content only: a
+// dense table is data whatever the file is named. `path` is unused (kept for callers).
 bool holds_nvidia_binary(std::string_view path, std::string_view source);
 // Records an embedded-binary source file (artifact + finding) without lexing it.
 void analyze_embedded_binary(const SharedString& path, std::string_view source, FileAnalysis& out);
