@@ -391,13 +391,36 @@ void analyze_embedded_binary(const SharedString& path, std::string_view source, 
                    "embedded binary array, " + std::to_string(source.size()) + " bytes of source");
 }
 
-void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis& out) {
+namespace {
+
+// A serialized TensorRT plan: the "ftrt" tag at its start, or after a little-endian 32-bit
+// length and that many bytes of metadata (the wrapper some exporters write, e.g. JSON).
+bool is_tensorrt_plan(std::string_view head) {
+  constexpr std::string_view k_tag = "ftrt";
+  if (head.starts_with(k_tag)) {
+    return true;
+  }
+  if (head.size() < 8) {
+    return false;
+  }
+  const std::uint64_t metadata = le32(head, 0);
+  return metadata > 0 && 4 + metadata + k_tag.size() <= head.size() &&
+         head.substr(4 + metadata, k_tag.size()) == k_tag;
+}
+
+}  // namespace
+
+void analyze_artifact(const SharedString& path, std::uint64_t size, std::string_view head,
+                      FileAnalysis& out) {
   std::string_view name = base_name(path);
   ArtifactKind kind;
   std::string_view what;
   if (ends_with_ci(name, ".engine") || ends_with_ci(name, ".plan") || ends_with_ci(name, ".trt")) {
     kind = ArtifactKind::TensorRtEngine;
     what = "TensorRT engine";
+    if (!is_tensorrt_plan(head)) {
+      return;  // another file with the extension: a text note, an unrelated format
+    }
   } else if (ends_with_ci(name, ".cubin")) {
     kind = ArtifactKind::Cubin;
     what = "cubin";
@@ -409,6 +432,9 @@ void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis
     what = "PTX";
   } else {
     return;
+  }
+  if (kind != ArtifactKind::TensorRtEngine && !bytes_are_nvidia_binary(head.substr(0, 512))) {
+    return;  // not a cubin, fatbinary or PTX module whatever its name
   }
   out.artifacts.push_back({path, kind, size, 0});
   const std::string_view rule = kind == ArtifactKind::TensorRtEngine ? "GP-ART-001" : "GP-ART-002";

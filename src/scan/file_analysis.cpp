@@ -30,6 +30,7 @@ void FileAnalysis::clear() {
   kernels.clear();
   launches.clear();
   template_instantiations = 0;
+  tensorrt_includes = 0;
   artifacts.clear();
   amd_path.clear();
   warnings.clear();
@@ -65,6 +66,7 @@ FileAnalysis FileAnalysis::take_exact(std::span<const std::uint32_t> finding_ord
   move_exact(unresolved_includes, exact.unresolved_includes);
   exact.named_by_build = named_by_build;
   exact.template_instantiations = template_instantiations;
+  exact.tensorrt_includes = tensorrt_includes;
   exact.lines = lines;
   exact.skip_lexing = skip_lexing;
   clear();

@@ -19,6 +19,7 @@ struct FileAnalysis {
   std::vector<Kernel> kernels;
   std::vector<LaunchSite> launches;
   std::uint32_t template_instantiations = 0;  // explicit `template ...;` instantiations of kernels
+  std::uint32_t tensorrt_includes = 0;        // #includes of TensorRT API headers (by name)
   std::vector<Artifact> artifacts;
   std::vector<AmdPathSign> amd_path;
   std::vector<FileWarning> warnings;
@@ -82,6 +83,13 @@ void analyze_config(const SharedString& path, Language language, std::span<const
                     FileAnalysis& out);
 
 // Precompiled NVIDIA artifacts (engines, cubins, PTX, fatbins): counted, never lexed.
-void analyze_artifact(const SharedString& path, std::uint64_t size, FileAnalysis& out);
+// A .plan/.engine/.trt, .cubin, .fatbin or .ptx file, decided by `head` (its first
+// k_artifact_head_bytes): a TensorRT engine is a serialized plan ("ftrt", bare or behind a
+// length-prefixed metadata block), a cubin/fatbin/PTX file is what bytes_are_nvidia_binary
+// recognises. A file with the extension and other content (a text note named model.plan) is
+// not one.
+inline constexpr std::size_t k_artifact_head_bytes = 64 * 1024;
+void analyze_artifact(const SharedString& path, std::uint64_t size, std::string_view head,
+                      FileAnalysis& out);
 
 }  // namespace gpuport

@@ -22,6 +22,8 @@
 #include "scan/header_membership.h"
 #include "scan/heap_prefault.h"
 #include "scan/project/project_headers.h"
+#include "scan/rules/catalog.h"
+#include "scan/rules/source_family.h"
 #include "scan/suppression.h"
 #include "source/tree_listing.h"
 
@@ -299,6 +301,7 @@ class Collector {
   void finish() {
     exclude_headers_of_left_out_sources();
     record_shim_includes();
+    demote_tensorrt_stub_users();
     // Sorting indices moves 4 bytes per swap; a CollectedFile is ~200.
     std::vector<std::uint32_t> by_path(m_files.size());
     std::iota(by_path.begin(), by_path.end(), 0u);
@@ -383,6 +386,65 @@ class Collector {
       }
       if (added) {
         sort_within_file<AmdPathOrder>(analysis.amd_path);
+      }
+    }
+  }
+
+  // A project header with a TensorRT header's name that declares nvinfer1 types and includes no
+  // TensorRT header itself is a stub of those types (kept for compatibility), not TensorRT: a file
+  // whose every TensorRT #include is such a stub uses TensorRT-derived types (GP-LIB-008), not the
+  // TensorRT API (GP-LIB-007). Known only once every file is read.
+  void demote_tensorrt_stub_users() {
+    const std::uint16_t api = rule_index("GP-LIB-007");
+    const std::uint16_t derived = rule_index("GP-LIB-008");
+    std::set<std::string_view> stubs;
+    for (const CollectedFile& file : m_files) {
+      const std::string_view name = std::string_view(file.path).substr(file.path.rfind('/') + 1);
+      // It declares TensorRT's types itself (its own GP-LIB-008): a header of macros only
+      // (TensorRT's NvInferVersion.h) is no stub.
+      const bool declares_types =
+          std::any_of(file.analysis.findings.begin(), file.analysis.findings.end(),
+                      [&](const Finding& finding) { return finding.rule == derived; });
+      if ((file.language == Language::Cuda || file.language == Language::Cpp) &&
+          source_rules::is_tensorrt_header(name) && file.analysis.tensorrt_includes == 0 &&
+          declares_types) {
+        stubs.insert(file.path);
+      }
+    }
+    if (stubs.empty()) {
+      return;
+    }
+    bool demoted = false;
+    for (CollectedFile& file : m_files) {
+      FileAnalysis& analysis = file.analysis;
+      if (analysis.tensorrt_includes == 0) {
+        continue;
+      }
+      std::string_view stub;
+      std::uint32_t stub_includes = 0;
+      for (const std::string& header : analysis.includes) {
+        if (const auto it = stubs.find(header); it != stubs.end()) {
+          stub = *it;
+          ++stub_includes;
+        }
+      }
+      if (stub_includes < analysis.tensorrt_includes) {
+        continue;  // a TensorRT header that is not the project's stub: the real API
+      }
+      for (Finding& finding : analysis.findings) {
+        if (finding.rule == api) {
+          finding.rule = derived;
+          finding.detail = "nvinfer1 types from the project's TensorRT stub " + std::string(stub);
+          demoted = true;
+        }
+      }
+    }
+    if (demoted) {
+      m_totals = {};
+      for (const CollectedFile& file : m_files) {
+        for (const Finding& finding : file.analysis.findings) {
+          m_totals.add(finding);
+        }
       }
     }
   }
@@ -521,7 +583,7 @@ void analyze_file(const std::string& file_path, std::string_view bytes, FileAnal
     }
     case Language::Artifact:
       out.lines = count_lines(bytes);
-      analyze_artifact(path, bytes.size(), out);
+      analyze_artifact(path, bytes.size(), bytes.substr(0, k_artifact_head_bytes), out);
       break;
     case Language::Other:
       out.lines = count_lines(bytes);
@@ -565,8 +627,14 @@ tl::expected<ScanResult, IoError> scan(const FileSystem& fs, const std::string& 
     analysis.excerpts = options.excerpts;
     std::uint64_t bytes = file.size;
     if (file.language == Language::Artifact) {
-      // Engines and cubins are counted by size; their bytes are never read.
-      analyze_artifact(file.path, file.size, analysis);
+      // Engines and cubins are decided by their first bytes and counted by size; the rest of
+      // them (often gigabytes) is never read.
+      auto head = fs.read_head(file.directory_fd, file.disk_path, k_artifact_head_bytes);
+      if (!head) {
+        collector.add_skip({file.path, SkipReason::Unreadable, file.size, head.error().message});
+        return;
+      }
+      analyze_artifact(file.path, file.size, *head, analysis);
     } else {
       // The walker applied the limit to the files it stat-ed; this read applies it to the rest.
       // One buffer per worker, reused from file to file (see ReadBuffer).

@@ -452,6 +452,38 @@ tl::expected<FileContents, IoError> DiskFileSystem::read_entry(int directory_fd,
       directory_fd);
 }
 
+tl::expected<std::string, IoError> DiskFileSystem::read_head(int directory_fd,
+                                                             const std::string& path,
+                                                             std::size_t bytes) const {
+  std::string head;
+  auto got = read_file(
+      path, k_no_size_limit,
+      [&](int fd, const struct stat&) -> tl::expected<FileContents, IoError> {
+        head.resize(bytes);
+        std::size_t done = 0;
+        while (done < bytes) {
+          const ssize_t n = ::read(fd, head.data() + done, bytes - done);
+          if (n < 0 && errno == EINTR) {
+            continue;
+          }
+          if (n < 0) {
+            return tl::unexpected(error_from_errno(path, errno));
+          }
+          if (n == 0) {
+            break;
+          }
+          done += static_cast<std::size_t>(n);
+        }
+        head.resize(done);
+        return FileContents::borrowed({});
+      },
+      directory_fd);
+  if (!got) {
+    return tl::unexpected(got.error());
+  }
+  return head;
+}
+
 DirectoryHandle& DirectoryHandle::operator=(DirectoryHandle&& other) noexcept {
   if (this != &other) {
     if (m_fd >= 0) {

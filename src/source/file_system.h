@@ -156,6 +156,18 @@ class FileSystem {
     (void)directory_fd;
     return read(path, max_size, reuse);
   }
+  // The first `bytes` bytes of a file (all of it when shorter), whatever its size: what a
+  // format check needs of a file too large to read (a TensorRT engine). `directory_fd` as in
+  // read_entry.
+  virtual tl::expected<std::string, IoError> read_head(int directory_fd, const std::string& path,
+                                                       std::size_t bytes) const {
+    (void)directory_fd;
+    auto contents = read(path);
+    if (!contents) {
+      return tl::unexpected(contents.error());
+    }
+    return std::string(contents->bytes().substr(0, bytes));
+  }
 };
 
 // The real disk: opendir/lstat/stat; read() maps files above a small size, the ReadBuffer
@@ -177,6 +189,8 @@ class DiskFileSystem final : public FileSystem {
   tl::expected<FileContents, IoError> read_entry(int directory_fd, const std::string& path,
                                                  std::uint64_t max_size,
                                                  ReadBuffer& reuse) const override;
+  tl::expected<std::string, IoError> read_head(int directory_fd, const std::string& path,
+                                               std::size_t bytes) const override;
 };
 
 // A tree in memory for tests. Paths use '/', e.g. "repo/src/a.cu".

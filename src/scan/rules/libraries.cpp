@@ -103,12 +103,14 @@ void call_finding(SourceContext& ctx, std::size_t i, std::string_view rule) {
   }
 }
 
-// `ns::` uses counted for a once-per-file rule.
+// `ns::` uses counted for a once-per-file rule; `namespace nvinfer1 {` (declaring TensorRT's
+// types locally, a stub) counts as a use of nvinfer1.
 void on_namespace(SourceContext& ctx, std::size_t i, std::string_view) {
-  if (!ctx.is_punct(next_code(ctx, i), "::")) {
+  std::string_view name = ctx.text(i);
+  const bool declares_nvinfer1 = name == "nvinfer1" && ctx.is_ident(prev_code(ctx, i), "namespace");
+  if (!ctx.is_punct(next_code(ctx, i), "::") && !declares_nvinfer1) {
     return;
   }
-  std::string_view name = ctx.text(i);
   if (name == "cub" || name == "thrust") {
     note_once(ctx, t_state.cub_thrust, i);
   } else if (name == "cutlass" || name == "cute") {
@@ -165,13 +167,6 @@ void on_ort_provider(SourceContext& ctx, std::size_t i, std::string_view name) {
   }
 }
 
-bool is_tensorrt_header(std::string_view header) {
-  std::size_t slash = header.rfind('/');
-  std::string_view file = slash == std::string_view::npos ? header : header.substr(slash + 1);
-  return file.starts_with("NvInfer") || file == "NvOnnxParser.h" || file == "NvUffParser.h" ||
-         file == "NvCaffeParser.h" || file == "NvOnnxConfig.h";
-}
-
 void begin_libraries(SourceContext&) {
   t_state.clear();
 }
@@ -186,6 +181,7 @@ void finish_libraries(SourceContext& ctx) {
     ctx.add("GP-LIB-009", state.cutlass.first,
             std::to_string(state.cutlass.count) + " CUTLASS/CuTe includes and uses");
   }
+  ctx.out.tensorrt_includes = state.tensorrt_include.count;
   if (state.tensorrt_include.count > 0) {
     ctx.add("GP-LIB-007", state.tensorrt_include.first,
             std::to_string(state.tensorrt_include.count) + " TensorRT includes, " +
@@ -263,6 +259,13 @@ bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name) {
     return true;
   }
   return false;
+}
+
+bool is_tensorrt_header(std::string_view header) {
+  std::size_t slash = header.rfind('/');
+  std::string_view file = slash == std::string_view::npos ? header : header.substr(slash + 1);
+  return file.starts_with("NvInfer") || file == "NvOnnxParser.h" || file == "NvUffParser.h" ||
+         file == "NvCaffeParser.h" || file == "NvOnnxConfig.h";
 }
 
 void on_include(SourceContext& ctx, std::size_t i, std::string_view header) {

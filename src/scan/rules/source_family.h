@@ -43,11 +43,13 @@ std::span<const SourceFamily* const> source_families();
 // (prefix families return true when they handled the identifier). A directive's #include goes
 // on to the header families (libraries, then matrix types).
 
-void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value);      // warp.cpp
-void on_launch_open(SourceContext& ctx, std::size_t i);                           // execution.cpp
-void on_directive(SourceContext& ctx, std::size_t i);                             // execution.cpp
-void on_include(SourceContext& ctx, std::size_t i, std::string_view header);      // libraries.cpp
-void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header);  // matrix.cpp
+void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value);  // warp.cpp
+void on_launch_open(SourceContext& ctx, std::size_t i);                       // execution.cpp
+void on_directive(SourceContext& ctx, std::size_t i);                         // execution.cpp
+void on_include(SourceContext& ctx, std::size_t i, std::string_view header);  // libraries.cpp
+// A TensorRT API header by its file name (NvInfer*.h, NvOnnxParser.h...).          // libraries.cpp
+bool is_tensorrt_header(std::string_view header);
+void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header);     // matrix.cpp
 void on_backend_header(SourceContext& ctx, std::size_t i, std::string_view header);  // BACKEND
 
 bool library_prefix(SourceContext& ctx, std::size_t i, std::string_view name);
