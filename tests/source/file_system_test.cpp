@@ -61,6 +61,31 @@ TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
   EXPECT_TRUE(read_empty->bytes().empty());
 }
 
+// read_head reads the first bytes of a file of any size (an engine of gigabytes is not read
+// whole), all of a shorter one, and names the file when it cannot.
+TEST(DiskFileSystem, ReadHeadReadsOnlyTheFirstBytes) {
+  TempDir dir;
+  std::string engine = "ftrt";
+  engine += std::string(300 * 1024, '\x01');
+  dir.write("model.engine", engine);
+  dir.write("short.plan", "ftrt");
+  DiskFileSystem fs;
+  auto head = fs.read_head(-1, dir.str() + "/model.engine", 16);
+  ASSERT_TRUE(head.has_value());
+  EXPECT_EQ(*head, engine.substr(0, 16));
+  auto whole = fs.read_head(-1, dir.str() + "/short.plan", 64 * 1024);
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(*whole, "ftrt");
+  auto missing = fs.read_head(-1, dir.str() + "/none.trt", 16);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().path, dir.str() + "/none.trt");
+  MemoryFileSystem memory;
+  memory.add_file("repo/a.plan", "ftrt and more");
+  auto from_memory = memory.read_head(-1, "repo/a.plan", 4);
+  ASSERT_TRUE(from_memory.has_value());
+  EXPECT_EQ(*from_memory, "ftrt");
+}
+
 // Reading into one ReadBuffer: each result holds exactly its file's bytes, a larger file grows
 // the buffer, a smaller one reuses it (same address), and a moved result still sees its bytes.
 TEST(DiskFileSystem, ReadsFileAfterFileIntoOneReusedBuffer) {
