@@ -1,4 +1,4 @@
-// ART rules on Python: code that names precompiled cubins/fatbins it loads or downloads.
+// ART rules on Python: code that loads or downloads the precompiled cubins/fatbins it names.
 #include "scan/rules/stack_rules.h"
 
 namespace gpuport {
@@ -24,20 +24,49 @@ bool names_binary_file(std::string_view content) {
   return false;
 }
 
+// Calls that load a GPU binary (the driver's module and library loaders, CuPy's RawModule,
+// cuda.core's ObjectCode) or fetch a file from the network.
+bool is_binary_loader(std::string_view name) {
+  for (std::string_view loader :
+       {"cuModuleLoad", "cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoadFatBinary",
+        "cuLibraryLoadFromFile", "cuLibraryLoadData", "RawModule", "from_cubin", "from_fatbin",
+        "load_cubin", "urlretrieve", "urlopen", "download_file", "download_url", "hf_hub_download",
+        "snapshot_download"}) {
+    if (name == loader) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void check_python_artifacts(const SharedString& path, const TokenStream& tokens,
                             std::span<const PythonString> strings, FileAnalysis& out) {
-  std::uint32_t last_line = 0;
+  // A loader is a file that names .cubin/.fatbin files and loads or downloads them: a string
+  // alone (a test's expected path, a usage message, a build step writing ptxas output) loads
+  // nothing. One finding per loader, at its first load or download call.
+  const PythonString* binary_name = nullptr;
   for (const PythonString& string : strings) {
-    const Token& token = *string.token;
-    if (token.line == last_line) {
+    if (string.content.size() <= 512 && names_binary_file(string.content)) {
+      binary_name = &string;
+      break;
+    }
+  }
+  if (binary_name == nullptr) {
+    return;
+  }
+  for (const std::uint32_t anchor : tokens.anchors) {
+    const Token& token = tokens.tokens[anchor];
+    if (token.kind != TokenKind::Identifier || !is_binary_loader(tokens.text(token))) {
       continue;
     }
-    const std::string_view content = string.content;
-    if (content.size() <= 512 && names_binary_file(content)) {
-      last_line = token.line;
-      add_finding(out, "GP-ART-004", path, tokens, token, std::string(content.substr(0, 80)));
+    const std::size_t next = anchor + 1;
+    if (next < tokens.tokens.size() && tokens.text_is(tokens.tokens[next], "(")) {
+      add_finding(out, "GP-ART-004", path, tokens, token,
+                  std::string(tokens.text(token)) + " of " +
+                      std::string(binary_name->content.substr(0, 80)));
+      return;
     }
   }
 }
