@@ -31,6 +31,8 @@ void FileAnalysis::clear() {
   launches.clear();
   template_instantiations = 0;
   tensorrt_includes = 0;
+  unused_warp_size_defines.clear();
+  device_warp_size_names.clear();
   artifacts.clear();
   amd_path.clear();
   warnings.clear();
@@ -67,6 +69,8 @@ FileAnalysis FileAnalysis::take_exact(std::span<const std::uint32_t> finding_ord
   exact.named_by_build = named_by_build;
   exact.template_instantiations = template_instantiations;
   exact.tensorrt_includes = tensorrt_includes;
+  move_exact(unused_warp_size_defines, exact.unused_warp_size_defines);
+  move_exact(device_warp_size_names, exact.device_warp_size_names);
   exact.lines = lines;
   exact.skip_lexing = skip_lexing;
   clear();

@@ -20,6 +20,11 @@ struct FileAnalysis {
   std::vector<LaunchSite> launches;
   std::uint32_t template_instantiations = 0;  // explicit `template ...;` instantiations of kernels
   std::uint32_t tensorrt_includes = 0;        // #includes of TensorRT API headers (by name)
+  // GP-WARP-002 definitions (line, name) that no device code of this file uses, and the
+  // warp-size constants its device code names: the scan keeps such a definition only where
+  // device code of a file that includes it uses it.
+  std::vector<std::pair<std::uint32_t, std::string>> unused_warp_size_defines;
+  std::vector<std::string> device_warp_size_names;
   std::vector<Artifact> artifacts;
   std::vector<AmdPathSign> amd_path;
   std::vector<FileWarning> warnings;

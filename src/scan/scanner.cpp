@@ -302,6 +302,7 @@ class Collector {
     exclude_headers_of_left_out_sources();
     record_shim_includes();
     demote_tensorrt_stub_users();
+    drop_warp_sizes_no_device_code_uses();
     // Sorting indices moves 4 bytes per swap; a CollectedFile is ~200.
     std::vector<std::uint32_t> by_path(m_files.size());
     std::iota(by_path.begin(), by_path.end(), 0u);
@@ -447,6 +448,78 @@ class Collector {
         }
       }
     }
+  }
+
+  // `#define WARP_SIZE 32` matters where device code uses it: in its own file, or in a file
+  // that includes it (directly or through other headers). A definition no such device code
+  // names is no wave64 hazard, so its GP-WARP-002 goes.
+  void drop_warp_sizes_no_device_code_uses() {
+    std::map<std::string_view, std::size_t> by_path;
+    bool any = false;
+    for (std::size_t f = 0; f < m_files.size(); ++f) {
+      by_path.emplace(m_files[f].path, f);
+      any = any || !m_files[f].analysis.unused_warp_size_defines.empty();
+    }
+    if (!any) {
+      return;
+    }
+    std::map<std::size_t, std::vector<std::size_t>> includers;  // header -> files including it
+    for (std::size_t f = 0; f < m_files.size(); ++f) {
+      for (const std::string& header : m_files[f].analysis.includes) {
+        if (const auto it = by_path.find(header); it != by_path.end() && it->second != f) {
+          includers[it->second].push_back(f);
+        }
+      }
+    }
+    const std::uint16_t rule = rule_index("GP-WARP-002");
+    bool dropped = false;
+    for (std::size_t h = 0; h < m_files.size(); ++h) {
+      FileAnalysis& header = m_files[h].analysis;
+      for (const auto& [line, name] : header.unused_warp_size_defines) {
+        if (used_by_device_code_of_includers(h, name, includers)) {
+          continue;
+        }
+        std::erase_if(header.findings, [&](const Finding& finding) {
+          return finding.rule == rule && finding.line == line;
+        });
+        dropped = true;
+      }
+    }
+    if (dropped) {
+      m_totals = {};
+      for (const CollectedFile& file : m_files) {
+        for (const Finding& finding : file.analysis.findings) {
+          m_totals.add(finding);
+        }
+      }
+    }
+  }
+
+  // Whether device code of a file that includes file `h` (at any depth) names `name`.
+  bool used_by_device_code_of_includers(
+      std::size_t h, const std::string& name,
+      const std::map<std::size_t, std::vector<std::size_t>>& includers) const {
+    std::vector<std::size_t> pending{h};
+    std::set<std::size_t> seen{h};
+    while (!pending.empty()) {
+      const std::size_t file = pending.back();
+      pending.pop_back();
+      const auto it = includers.find(file);
+      if (it == includers.end()) {
+        continue;
+      }
+      for (std::size_t includer : it->second) {
+        if (!seen.insert(includer).second) {
+          continue;
+        }
+        const std::vector<std::string>& names = m_files[includer].analysis.device_warp_size_names;
+        if (std::find(names.begin(), names.end(), name) != names.end()) {
+          return true;
+        }
+        pending.push_back(includer);
+      }
+    }
+    return false;
   }
 
   // Headers that only left-out sources include are left out too (header_membership.h): their

@@ -44,9 +44,11 @@ std::span<const SourceFamily* const> source_families();
 // on to the header families (libraries, then matrix types).
 
 void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value);  // warp.cpp
-void on_launch_open(SourceContext& ctx, std::size_t i);                       // execution.cpp
-void on_directive(SourceContext& ctx, std::size_t i);                         // execution.cpp
-void on_include(SourceContext& ctx, std::size_t i, std::string_view header);  // libraries.cpp
+// An identifier of device code: a warp-size constant's name is recorded as used there.
+void note_warp_size_use(SourceContext& ctx, std::size_t i, std::string_view name);  // warp.cpp
+void on_launch_open(SourceContext& ctx, std::size_t i);                             // execution.cpp
+void on_directive(SourceContext& ctx, std::size_t i);                               // execution.cpp
+void on_include(SourceContext& ctx, std::size_t i, std::string_view header);        // libraries.cpp
 // A TensorRT API header by its file name (NvInfer*.h, NvOnnxParser.h...).          // libraries.cpp
 bool is_tensorrt_header(std::string_view header);
 void on_type_header(SourceContext& ctx, std::size_t i, std::string_view header);     // matrix.cpp

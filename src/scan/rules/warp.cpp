@@ -73,16 +73,19 @@ constexpr ComponentInfo k_components[] = {
 
 // Per-file state, one per scan thread; reset by begin_warp (clear() keeps the vectors' memory).
 struct State {
-  OncePerFile sync_intrinsics;                 // GP-WARP-009
-  std::vector<std::size_t> warp_size_defines;  // candidate GP-WARP-002 sites
-  bool logical_warp_evidence = false;          // 64-bit masks or width-parameterised shuffles
-  bool warp64_defined = false;                 // a warp-size constant is also defined as 64
-  std::vector<std::string_view> ballot_vars;   // 32-bit variables holding a ballot/activemask
-  std::vector<std::string_view> mask32_vars;   // variables initialised with a full 32-lane mask
+  OncePerFile sync_intrinsics;  // GP-WARP-009
+  // Candidate GP-WARP-002 sites: the literal 32 and the constant's name.
+  std::vector<std::pair<std::size_t, std::string_view>> warp_size_defines;
+  std::vector<std::string_view> device_uses;  // warp-size constants device code names
+  bool logical_warp_evidence = false;         // 64-bit masks or width-parameterised shuffles
+  bool warp64_defined = false;                // a warp-size constant is also defined as 64
+  std::vector<std::string_view> ballot_vars;  // 32-bit variables holding a ballot/activemask
+  std::vector<std::string_view> mask32_vars;  // variables initialised with a full 32-lane mask
 
   void clear() {
     sync_intrinsics = {};
     warp_size_defines.clear();
+    device_uses.clear();
     logical_warp_evidence = false;
     warp64_defined = false;
     ballot_vars.clear();
@@ -492,7 +495,7 @@ void check_warp_size_constant(SourceContext& ctx, std::size_t i, std::uint64_t v
   if (value == 64) {
     t_state.warp64_defined = true;
   } else if (ctx.tok[i].context == BranchContext::Neutral) {
-    t_state.warp_size_defines.push_back(i);
+    t_state.warp_size_defines.emplace_back(i, ctx.text(name));
   }
 }
 
@@ -559,9 +562,18 @@ void begin_warp(SourceContext&) {
 void finish_warp(SourceContext& ctx) {
   const State& state = t_state;
   if (!state.logical_warp_evidence && !state.warp64_defined) {
-    for (std::size_t i : state.warp_size_defines) {
+    for (const auto& [i, name] : state.warp_size_defines) {
       ctx.add("GP-WARP-002", i, "warp size fixed at 32");
+      const auto& uses = state.device_uses;
+      if (std::find(uses.begin(), uses.end(), name) == uses.end()) {
+        // Kept only if device code of a file that includes this one uses it (the scan decides
+        // once every file is read).
+        ctx.out.unused_warp_size_defines.emplace_back(ctx.tok[i].line, std::string(name));
+      }
     }
+  }
+  for (std::string_view name : state.device_uses) {
+    ctx.out.device_warp_size_names.emplace_back(name);
   }
   if (state.sync_intrinsics.count > 0) {
     ctx.add("GP-WARP-009", state.sync_intrinsics.first,
@@ -601,6 +613,22 @@ constexpr SourceFamily k_family = {
 };
 
 }  // namespace
+
+void note_warp_size_use(SourceContext&, std::size_t, std::string_view name) {
+  // Cheap before is_warp_size_name, which folds the name: every identifier of device code
+  // passes here.
+  if (name.size() < 8 || name.size() > 64 ||
+      (name.find("arp") == std::string_view::npos && name.find("ARP") == std::string_view::npos &&
+       name.find("hread") == std::string_view::npos &&
+       name.find("HREAD") == std::string_view::npos)) {
+    return;
+  }
+  std::vector<std::string_view>& uses = t_state.device_uses;
+  if (uses.size() < 16 && std::find(uses.begin(), uses.end(), name) == uses.end() &&
+      is_warp_size_name(name)) {
+    uses.push_back(name);
+  }
+}
 
 void on_warp_number(SourceContext& ctx, std::size_t i, std::uint64_t value) {
   std::size_t before = prev_code(ctx, i);
