@@ -126,12 +126,6 @@ bool is_warp_size_name(std::string_view name) {
          folded.ends_with("warpthreads");
 }
 
-bool is_lane_name(std::string_view name) {
-  return name == "threadIdx" || name == "blockDim" || contains_lower(name, "lane") ||
-         contains_lower(name, "tid") || contains_lower(name, "thread") ||
-         contains_lower(name, "warp");
-}
-
 bool is_statement_boundary(const SourceContext& ctx, std::size_t j) {
   TokenKind kind = ctx.kind(j);
   if (kind == TokenKind::DirectiveStart || kind == TokenKind::DirectiveEnd) {
@@ -460,19 +454,186 @@ void on_for(SourceContext& ctx, std::size_t i, std::string_view) {
   }
 }
 
-void check_lane_math(SourceContext& ctx, std::size_t i, std::size_t op) {
-  std::size_t j = op;
-  for (int steps = 0; steps < 10; ++steps) {
-    j = prev_code(ctx, j);
-    if (j == SIZE_MAX || is_statement_boundary(ctx, j) || ctx.tok[j].line != ctx.tok[i].line) {
-      return;
-    }
-    if (ctx.kind(j) == TokenKind::Identifier && is_lane_name(ctx.text(j))) {
-      ctx.add_once_per_line(k_slot_lane_math, "GP-WARP-001", op,
-                            std::string(ctx.text(op)) + " " + std::string(ctx.text(i)));
-      return;
+// A name that is a thread, lane or warp index by itself: threadIdx and blockDim (the block's
+// thread count: `blockDim.x / 32` counts warps), lane names, the usual thread and warp index
+// names. Other names count only when assigned from one (lane_derived).
+bool is_lane_index_name(std::string_view name) {
+  if (name == "threadIdx" || name == "blockDim" || name == "__lane_id" ||
+      contains_lower(name, "lane")) {
+    return true;
+  }
+  std::string folded;
+  for (char c : name.substr(0, 32)) {
+    if (c != '_') {
+      folded.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     }
   }
+  if (folded.find("warp") != std::string::npos) {
+    return folded.ends_with("id") || folded.ends_with("idx") || folded.ends_with("index") ||
+           folded == "warp";
+  }
+  // A block's thread count divided by 32 counts its warps: `threads / 32`, like blockDim.
+  for (std::string_view index :
+       {"tid", "tidx", "tidy", "tidz", "ltid", "localtid", "threadid", "threadidx", "threadindex",
+        "wid", "lid", "localid", "threads", "nthreads", "numthreads", "threadsperblock",
+        "blockthreads", "threadcount", "blocksize"}) {
+    if (folded == index) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_operand_stop(const SourceContext& ctx, std::size_t j, std::string_view op) {
+  if (is_statement_boundary(ctx, j) || ctx.kind(j) == TokenKind::DirectiveStart) {
+    return true;
+  }
+  if (ctx.kind(j) == TokenKind::Identifier) {
+    return ctx.text(j) == "return" || ctx.text(j) == "case";
+  }
+  if (ctx.kind(j) != TokenKind::Punct) {
+    return false;
+  }
+  const std::string_view p = ctx.text(j);
+  if (p == "=" || p == "," || p == "?" || p == ":" || p == "&&" || p == "||" || p == "==" ||
+      p == "!=" || p == "<" || p == ">" || p == "<=" || p == ">=" || p == "+=" || p == "-=" ||
+      p == "*=" || p == "/=" || p == "%=" || p == "&=" || p == "|=" || p == "[" || p == "(") {
+    return true;
+  }
+  // Operators that bind looser than `op`: they end its left operand.
+  if (op == "/" || op == "%") {
+    return p == "+" || p == "-" || p == "<<" || p == ">>" || p == "&" || p == "|" || p == "^";
+  }
+  if (op == ">>") {
+    return p == "&" || p == "|" || p == "^";
+  }
+  return p == "|" || p == "^";  // op == "&"
+}
+
+// The first token of the left operand of the operator at `op` (the expression it applies to,
+// by C++ precedence), on the operator's line.
+std::size_t left_operand_start(const SourceContext& ctx, std::size_t op) {
+  std::size_t start = op;
+  std::size_t j = prev_code(ctx, op);
+  for (int steps = 0; steps < 24 && j != SIZE_MAX && ctx.tok[j].line == ctx.tok[op].line; ++steps) {
+    if (ctx.is_punct(j, ")") || ctx.is_punct(j, "]")) {
+      const std::size_t open = ctx.is_punct(j, ")") ? match_back_paren(ctx, j) : SIZE_MAX;
+      if (ctx.is_punct(j, "]")) {
+        std::size_t k = j;  // `a[i]`: back to the '['
+        int depth = 0;
+        for (; k != SIZE_MAX && k + 64 > j; k = prev_code(ctx, k)) {
+          if (ctx.is_punct(k, "]")) {
+            ++depth;
+          } else if (ctx.is_punct(k, "[") && --depth == 0) {
+            break;
+          }
+        }
+        if (k == SIZE_MAX || !ctx.is_punct(k, "[")) {
+          break;
+        }
+        start = k;
+        j = prev_code(ctx, k);
+        continue;
+      }
+      if (open == SIZE_MAX) {
+        break;
+      }
+      start = open;
+      j = prev_code(ctx, open);
+      continue;
+    }
+    if (is_operand_stop(ctx, j, ctx.text(op))) {
+      break;
+    }
+    start = j;
+    j = prev_code(ctx, j);
+  }
+  return start;
+}
+
+bool lane_derived(const SourceContext& ctx, std::size_t at, std::string_view name, int depth);
+
+// Whether tokens [begin, end) name a lane index, or a variable assigned from one. Subscripts and
+// call arguments are skipped (`x[tid]` and `load(p, tid)` are data, not indices), and an
+// expression with blockIdx or gridDim is a global element index, not a lane's.
+bool mentions_lane_index(const SourceContext& ctx, std::size_t begin, std::size_t end, int depth) {
+  bool lane = false;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (ctx.is_punct(j, "[")) {
+      const std::size_t close = match_forward(ctx, j, 256);
+      if (close == SIZE_MAX || close >= end) {
+        return false;
+      }
+      j = close;
+      continue;
+    }
+    if (ctx.kind(j) != TokenKind::Identifier) {
+      continue;
+    }
+    // A member (`threadIdx.x`, `p.lane`) is the object's: skip names after '.' or '->'.
+    const std::size_t before = prev_code(ctx, j);
+    if (before != SIZE_MAX && before >= begin &&
+        (ctx.is_punct(before, ".") || ctx.is_punct(before, "->"))) {
+      continue;
+    }
+    const std::string_view name = ctx.text(j);
+    if (name == "blockIdx" || name == "gridDim") {
+      return false;
+    }
+    const std::size_t after = next_code(ctx, j);
+    const bool call = ctx.is_punct(after, "(") && !is_lane_index_name(name);
+    if (!lane && !call &&
+        (is_lane_index_name(name) || (depth < 2 && lane_derived(ctx, j, name, depth + 1)))) {
+      lane = true;
+    }
+    if (call) {
+      const std::size_t close = match_forward(ctx, after, 256);
+      if (close == SIZE_MAX || close >= end) {
+        return lane;
+      }
+      j = close;
+    }
+  }
+  return lane;
+}
+
+// Whether the variable `name` used at token `at` was last assigned (within the few thousand
+// tokens before) from a lane index: `int row = threadIdx.x + 4 * i;`.
+bool lane_derived(const SourceContext& ctx, std::size_t at, std::string_view name, int depth) {
+  for (std::size_t j = at; j-- > 0 && j + 4000 > at;) {
+    if (ctx.kind(j) != TokenKind::Identifier || ctx.text(j) != name) {
+      continue;
+    }
+    const std::size_t eq = next_code(ctx, j);
+    if (!ctx.is_punct(eq, "=")) {
+      continue;
+    }
+    std::size_t end = eq + 1;
+    while (end < ctx.size() && end < eq + 64 && !is_statement_boundary(ctx, end)) {
+      ++end;
+    }
+    // A value loaded or computed by a call (`get_int_b2(q, i) >> (4 * lane)`, `x[tid]`) is
+    // data, whatever index or shift went into it.
+    const std::size_t first = next_code(ctx, eq);
+    const std::size_t after = next_code(ctx, first);
+    if (ctx.kind(first) == TokenKind::Identifier && !is_lane_index_name(ctx.text(first)) &&
+        (ctx.is_punct(after, "(") || ctx.is_punct(after, "["))) {
+      return false;
+    }
+    return mentions_lane_index(ctx, eq + 1, end, depth);
+  }
+  return false;
+}
+
+// `x % 32`, `x / 32`, `x & 31`, `x >> 5`: lane or warp-index math when x is a lane index or
+// derives from one (GP-WARP-001). Sizes, hashes, block-quantisation and pixel indices are not.
+void check_lane_math(SourceContext& ctx, std::size_t i, std::size_t op) {
+  const std::size_t start = left_operand_start(ctx, op);
+  if (start >= op || !mentions_lane_index(ctx, start, op, 0)) {
+    return;
+  }
+  ctx.add_once_per_line(k_slot_lane_math, "GP-WARP-001", op,
+                        std::string(ctx.text(op)) + " " + std::string(ctx.text(i)));
 }
 
 void check_warp_size_constant(SourceContext& ctx, std::size_t i, std::uint64_t value) {
