@@ -451,28 +451,6 @@ std::string_view artifact_kind_name(ArtifactKind kind) {
   return "cubin";
 }
 
-std::string_view amd_path_kind_name(AmdPathKind kind) {
-  switch (kind) {
-    case AmdPathKind::HipGuard:
-      return "hip_guard";
-    case AmdPathKind::VendorShimHeader:
-      return "vendor_shim_header";
-    case AmdPathKind::HipCMake:
-      return "hip_cmake";
-    case AmdPathKind::RocmImage:
-      return "rocm_image";
-    case AmdPathKind::RocmPackage:
-      return "rocm_package";
-    case AmdPathKind::AmdAsm:
-      return "amd_asm";
-    case AmdPathKind::HipInclude:
-      return "hip_include";
-    case AmdPathKind::ShimInclude:
-      return "shim_include";
-  }
-  return "hip_guard";
-}
-
 std::string kernel_feature_tags(const KernelFeatures& features) {
   std::string tags;
   auto add = [&](std::string_view tag) {

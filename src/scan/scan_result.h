@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lex/token.h"
@@ -187,6 +188,9 @@ enum class AmdPathKind : std::uint8_t {
   HipInclude,        // #include <hip/...>, hip_runtime.h, a ROCm library header (first per file)
   ShimInclude,       // an #include of the project's own vendor shim header
 };
+
+// The kind as reports and fixtures name it: "hip_guard", "vendor_shim_header", ...
+std::string_view amd_path_kind_name(AmdPathKind kind);
 
 struct AmdPathSign {
   AmdPathKind kind = AmdPathKind::HipGuard;

@@ -441,12 +441,7 @@ class Collector {
       }
     }
     if (demoted) {
-      m_totals = {};
-      for (const CollectedFile& file : m_files) {
-        for (const Finding& finding : file.analysis.findings) {
-          m_totals.add(finding);
-        }
-      }
+      recount_totals();
     }
   }
 
@@ -475,10 +470,11 @@ class Collector {
     bool dropped = false;
     for (std::size_t h = 0; h < m_files.size(); ++h) {
       FileAnalysis& header = m_files[h].analysis;
-      for (const auto& [line, name] : header.unused_warp_size_defines) {
-        if (used_by_device_code_of_includers(h, name, includers)) {
+      for (const auto& define : header.unused_warp_size_defines) {
+        if (used_by_device_code_of_includers(h, define.second, includers)) {
           continue;
         }
+        const std::uint32_t line = define.first;  // (a lambda cannot capture a binding in C++20)
         std::erase_if(header.findings, [&](const Finding& finding) {
           return finding.rule == rule && finding.line == line;
         });
@@ -486,12 +482,7 @@ class Collector {
       }
     }
     if (dropped) {
-      m_totals = {};
-      for (const CollectedFile& file : m_files) {
-        for (const Finding& finding : file.analysis.findings) {
-          m_totals.add(finding);
-        }
-      }
+      recount_totals();
     }
   }
 
@@ -520,6 +511,17 @@ class Collector {
       }
     }
     return false;
+  }
+
+  // The totals again, after a pass over the whole tree changed findings the files were counted
+  // with.
+  void recount_totals() {
+    m_totals = {};
+    for (const CollectedFile& file : m_files) {
+      for (const Finding& finding : file.analysis.findings) {
+        m_totals.add(finding);
+      }
+    }
   }
 
   // Headers that only left-out sources include are left out too (header_membership.h): their

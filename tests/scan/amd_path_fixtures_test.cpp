@@ -19,29 +19,6 @@
 namespace gpuport {
 namespace {
 
-// The kinds as the JSON report names them (report_groups.cpp; the scan tests do not link it).
-std::string kind_name(AmdPathKind kind) {
-  switch (kind) {
-    case AmdPathKind::HipGuard:
-      return "hip_guard";
-    case AmdPathKind::VendorShimHeader:
-      return "vendor_shim_header";
-    case AmdPathKind::HipCMake:
-      return "hip_cmake";
-    case AmdPathKind::RocmImage:
-      return "rocm_image";
-    case AmdPathKind::RocmPackage:
-      return "rocm_package";
-    case AmdPathKind::AmdAsm:
-      return "amd_asm";
-    case AmdPathKind::HipInclude:
-      return "hip_include";
-    case AmdPathKind::ShimInclude:
-      return "shim_include";
-  }
-  return "?";
-}
-
 void read_sign_marks(const std::filesystem::path& directory, std::vector<std::string>& expected,
                      std::vector<std::string>& forbidden) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(directory)) {
@@ -91,7 +68,8 @@ TEST_P(AmdPathFixture, ReportsExactlyTheMarkedSigns) {
   ASSERT_TRUE(result.has_value());
   std::vector<std::string> actual;
   for (const AmdPathSign& sign : result->amd_path) {
-    actual.push_back(sign.file + ":" + std::to_string(sign.line) + " " + kind_name(sign.kind));
+    actual.push_back(sign.file + ":" + std::to_string(sign.line) + " " +
+                     std::string(amd_path_kind_name(sign.kind)));
   }
   std::sort(actual.begin(), actual.end());
   std::vector<std::string> missing;
