@@ -145,9 +145,10 @@ void add_python_kernel(const SharedString& path, const PythonFunction& function,
   out.kernels.push_back(std::move(kernel));
 }
 
-// The `__global__` definitions of CUDA C++ source held in a string that starts on `line`.
-void add_string_kernels(const SharedString& path, std::string_view source, std::uint32_t line,
-                        FileAnalysis& out) {
+}  // namespace
+
+void inventory_string_kernels(const SharedString& path, std::string_view source, std::uint32_t line,
+                              FileAnalysis& out) {
   thread_local TokenStream tokens;
   lex_cuda_tokens(source, tokens);
   for (std::size_t i = 0; i < tokens.tokens.size(); ++i) {
@@ -166,8 +167,6 @@ void add_string_kernels(const SharedString& path, std::string_view source, std::
   }
   tokens.clear();
 }
-
-}  // namespace
 
 bool imports_cutlass(const PythonFacts& facts) {
   for (const PythonImport& import : facts.imports) {
@@ -200,16 +199,6 @@ void inventory_python_kernels(const SharedString& path, const TokenStream& token
     }
     if (std::optional<PythonFunction> function = decorated_function(tokens, decorator.line)) {
       add_python_kernel(path, *function, language, out);
-    }
-  }
-  for (const std::uint32_t anchor : tokens.anchors) {
-    const Token& token = tokens.tokens[anchor];
-    if (token.kind != TokenKind::String) {
-      continue;
-    }
-    const std::string_view content = python_string_content(tokens.text(token));
-    if (content.size() > 16 && holds_cuda_kernel_source(content)) {
-      add_string_kernels(path, content, token.line, out);
     }
   }
 }

@@ -9,8 +9,14 @@
 
 namespace gpuport {
 
+// The decorated kernels (CuTe DSL, Numba).
 void inventory_python_kernels(const SharedString& path, const TokenStream& tokens,
                               const PythonFacts& facts, FileAnalysis& out);
+
+// The `__global__` definitions of CUDA C++ source held in a Python string that starts on
+// `line` (called where GP-FW-021 finds such a string).
+void inventory_string_kernels(const SharedString& path, std::string_view source, std::uint32_t line,
+                              FileAnalysis& out);
 
 // Whether a Python import is of CUTLASS's Python packages (the CuTe DSL): `cutlass`,
 // `cutlass.cute`.

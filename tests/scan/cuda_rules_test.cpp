@@ -139,6 +139,23 @@ TEST(WarpRules, WarpSizeDefineIsSilencedByA64WideAlternative) {
 
 // 0xffffffff matters as an all-lanes test against a ballot result (GP-WARP-004) and as the mask
 // of a *_sync call (GP-WARP-014); as a plain bit mask it is nothing.
+// Found by analyze_file_fuzzer: a ballot whose `=` is the file's first token made the 32-bit
+// result check step before token 0 (prev_code of "none" read past the tokens under ASan). The
+// prev_code contract: none before the first token, and none before "none".
+TEST(WarpRules, BallotAtTheStartOfTheFileIsNoBallotVariable) {
+  FileAnalysis out = analyze("= __ballot_sync(0xffffffff, p);\n");
+  EXPECT_EQ(findings(out), (std::vector<std::string>{"1 GP-WARP-009", "1 GP-WARP-014"}));
+  TokenStream tokens;
+  lex_cuda("x = 1;", tokens);
+  FileAnalysis unused;
+  source_rules::SourceScratch scratch;
+  const SharedString path("t.cu");
+  source_rules::SourceContext ctx(path, tokens, unused, scratch);
+  EXPECT_EQ(source_rules::prev_code(ctx, 0), SIZE_MAX);
+  EXPECT_EQ(source_rules::prev_code(ctx, SIZE_MAX), SIZE_MAX);
+  EXPECT_EQ(source_rules::prev_code(ctx, 1), 0u);
+}
+
 TEST(WarpRules, FullMaskMattersAgainstABallotResultAndAsASyncMask) {
   FileAnalysis out = analyze(
       "__device__ void f(int p) {\n"

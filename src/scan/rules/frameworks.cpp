@@ -151,6 +151,15 @@ bool is_tma_descriptor_name(std::string_view name) {
          name == "TensorDescriptor";
 }
 
+// Every identifier of a Triton file is a candidate: only the lengths of the names
+// check_triton_feature looks for can match (cuda, TensorDescriptor, make_tensor_descriptor,
+// inline_asm_elementwise, create_[12]d_tma_descriptor, _experimental_descriptor_{load,store},
+// _experimental_make_tensor_descriptor).
+bool may_be_triton_feature(std::size_t length) {
+  return length == 4 || length == 16 || length == 22 || length == 24 || length == 29 ||
+         length == 30 || length == 36;
+}
+
 // A Triton kernel's NVIDIA-only features (GP-FW-025, GP-FW-026) at identifier `i`.
 void check_triton_feature(const TokenStream& tokens, std::size_t i, PythonEmitter& emit,
                           std::uint32_t& last_line) {
@@ -284,7 +293,7 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
       } else if (!hip_extension_seen && tokens.text_is(token, "IS_HIP_EXTENSION")) {
         hip_extension_seen = true;
         emit.sign(token.line, "IS_HIP_EXTENSION");
-      } else if (triton) {
+      } else if (triton && may_be_triton_feature(token.length)) {
         check_triton_feature(tokens, i, emit, last_triton_line);
       }
       continue;
@@ -301,6 +310,7 @@ void check_python_frameworks(const SharedString& path, const TokenStream& tokens
       emit.sign(token.line, "MIGraphXExecutionProvider");
     } else if (content.size() > 16 && holds_cuda_kernel_source(content)) {
       emit.at_token("GP-FW-021", token, "__global__ in a string literal");
+      inventory_string_kernels(path, content, token.line, out);
     }
   }
 }

@@ -80,7 +80,10 @@ std::size_t next_code(const SourceContext& ctx, std::size_t i) {
 }
 
 std::size_t prev_code(const SourceContext& ctx, std::size_t i) {
-  std::size_t j = i;
+  if (i == SIZE_MAX) {
+    return SIZE_MAX;  // the "none" of a previous call: nothing before it either
+  }
+  std::size_t j = std::min(i, ctx.size());
   while (j > 0) {
     --j;
     if (ctx.tok[j].kind != TokenKind::Comment) {

@@ -777,11 +777,12 @@ constexpr SourceFamily k_family = {
 
 void note_warp_size_use(SourceContext&, std::size_t, std::string_view name) {
   // Cheap before is_warp_size_name, which folds the name: every identifier of device code
-  // passes here.
-  if (name.size() < 8 || name.size() > 64 ||
-      (name.find("arp") == std::string_view::npos && name.find("ARP") == std::string_view::npos &&
-       name.find("hread") == std::string_view::npos &&
-       name.find("HREAD") == std::string_view::npos)) {
+  // passes here. A warp-size name ends in "size", "warp" or "threads" (any case).
+  if (name.size() < 8 || name.size() > 64) {
+    return;
+  }
+  const char last = static_cast<char>(name.back() | 0x20);
+  if (last != 'e' && last != 'p' && last != 's') {
     return;
   }
   std::vector<std::string_view>& uses = t_state.device_uses;
