@@ -327,7 +327,8 @@ void analyze_cuda(const SharedString& path, const TokenStream& tokens, FileAnaly
         if (ctx.kernel >= 0 || ctx.device_function >= 0) {
           note_callee(ctx, i, name);
         }
-        if (ctx.in_device(i)) {
+        // Warp-size names are 8 characters or more: most identifiers skip the call.
+        if (name.size() >= 8 && ctx.in_device(i)) {
           note_warp_size_use(ctx, i, name);
         }
         if (!ctx.kernel_macros.empty() && !t.in_directive()) {
