@@ -15,6 +15,7 @@
 #include "bench/openai_protocol.h"
 #include "cli/command_line.h"
 #include "report/text_util.h"
+#include "source/ascii_text.h"
 
 namespace gpuport {
 
@@ -165,7 +166,10 @@ void define_flags(CLI::App& app, RawBenchArgs& raw) {
                  "Service-level objective, e.g. p95_ttft=500ms,p95_e2el=4s: goodput, and with "
                  "--sweep the highest load meeting it")
       ->type_name("TERMS");
-  app.add_option("-H,--header", raw.headers, "Extra request header 'Name: value' (repeatable)")
+  app.add_option(
+         "-H,--header", raw.headers,
+         "Extra request header 'Name: value' (repeatable; not Host, Content-Length or other "
+         "framing headers)")
       ->type_name("HEADER")
       ->allow_extra_args(false);
   app.add_option("--header-env", raw.header_envs,
@@ -268,6 +272,26 @@ tl::expected<std::vector<double>, UsageError> parse_sweep(std::string_view text,
   return levels;
 }
 
+// Headers that frame the request (where it goes, how long the body is, how the connection is
+// kept): the client writes them itself, so a second copy from the command line would make a
+// request whose two framings disagree (request smuggling, a body cut short).
+bool is_framing_header(std::string_view name) {
+  const std::string lower = to_lower_ascii(name);
+  return lower == "host" || lower == "content-length" || lower == "transfer-encoding" ||
+         lower == "connection" || lower == "keep-alive" || lower == "upgrade" || lower == "te" ||
+         lower == "trailer" || lower == "proxy-connection";
+}
+
+tl::expected<void, UsageError> refuse_framing(std::string_view option, std::string_view name) {
+  if (is_framing_header(name)) {
+    return usage(
+        fmt::format("{} '{}': gpuport writes the request's framing headers itself "
+                    "(Host, Content-Length, Transfer-Encoding, Connection); leave it out",
+                    option, name));
+  }
+  return {};
+}
+
 tl::expected<void, UsageError> add_headers(const RawBenchArgs& raw, BenchRunConfig& config,
                                            const char* (*getenv)(const char*)) {
   for (const std::string& header : raw.headers) {
@@ -275,6 +299,9 @@ tl::expected<void, UsageError> add_headers(const RawBenchArgs& raw, BenchRunConf
     const std::string name = colon == std::string::npos ? "" : trimmed(header.substr(0, colon));
     if (colon == std::string::npos || !is_header_name(name)) {
       return usage(fmt::format("--header '{}': expected 'Name: value'", printable(header)));
+    }
+    if (auto framing = refuse_framing("--header", name); !framing) {
+      return framing;
     }
     const std::string value = trimmed(std::string_view(header).substr(colon + 1));
     if (!is_header_value(value)) {
@@ -290,6 +317,9 @@ tl::expected<void, UsageError> add_headers(const RawBenchArgs& raw, BenchRunConf
     if (!is_header_name(name) || variable.empty()) {
       return usage(
           fmt::format("--header-env '{}': expected 'Name=ENVIRONMENT_VARIABLE'", printable(spec)));
+    }
+    if (auto framing = refuse_framing("--header-env", name); !framing) {
+      return framing;
     }
     const char* value = getenv(variable.c_str());
     if (value == nullptr) {

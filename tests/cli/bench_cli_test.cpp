@@ -193,6 +193,16 @@ TEST_F(BenchCli, BadUsageIsOneLineAndExitTwo) {
        "gpuport: error: --sweep lists concurrencies; to sweep rates write --sweep rate=5,10,20\n"},
       {"bench http://h --header 'NoColon'",
        "gpuport: error: --header 'NoColon': expected 'Name: value'\n"},
+      // Framing headers are the client's: a second Host or Content-Length is refused.
+      {"bench http://h --header 'Host: evil.example'",
+       "gpuport: error: --header 'Host': gpuport writes the request's framing headers itself "
+       "(Host, Content-Length, Transfer-Encoding, Connection); leave it out\n"},
+      {"bench http://h --header 'content-length: 0'",
+       "gpuport: error: --header 'content-length': gpuport writes the request's framing headers "
+       "itself (Host, Content-Length, Transfer-Encoding, Connection); leave it out\n"},
+      {"bench http://h --header-env 'Transfer-Encoding=HOME'",
+       "gpuport: error: --header-env 'Transfer-Encoding': gpuport writes the request's framing "
+       "headers itself (Host, Content-Length, Transfer-Encoding, Connection); leave it out\n"},
       {"bench http://h --header-env 'Authorization=GPUPORT_UNSET_VARIABLE'",
        "gpuport: error: --header-env 'Authorization=GPUPORT_UNSET_VARIABLE': environment "
        "variable GPUPORT_UNSET_VARIABLE is not set\n"},
