@@ -1,13 +1,14 @@
 // Flattening cpptoml's tree into dotted keys, and placing each key on a line of the text.
 #include "audit/toml_flat.h"
 
-#include <cpptoml.h>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
+#include <cpptoml.h>
 #include <fmt/format.h>
 
 namespace gpuport {
@@ -338,6 +339,18 @@ std::map<std::string, std::uint32_t, std::less<>> toml_key_lines(std::string_vie
 
 tl::expected<FlatToml, std::string> parse_flat_toml(std::string_view text,
                                                     const std::string& path) {
+  // A NUL byte is no TOML (the format is UTF-8 text) and would cut the parser's message short
+  // and drop its position; inside a string it would pass into a glob. Refused here, with where.
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const std::string_view before = text.substr(0, nul);
+    const std::size_t line_start = before.rfind('\n');
+    const std::size_t line =
+        1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t column =
+        nul - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+    return tl::unexpected(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                          ": a NUL byte: a TOML config is text");
+  }
   if (const std::uint32_t line = line_over_bracket_limit(text); line != 0) {
     return tl::unexpected(path + ":" + std::to_string(line) + ": more than " +
                           std::to_string(k_max_brackets) +

@@ -228,6 +228,17 @@ TEST(AuditConfig, SyntaxErrorsAreOneLineWithTheLine) {
             "p.toml:1: more than 256 '[' and '{' in one config (tables, arrays, inline tables)");
 }
 
+// A NUL byte once cut cpptoml's message short and lost its position, and passed into a glob
+// inside a string: refused with its line and column, the message whole (issue 27, item 14).
+TEST(AuditConfig, ANulByteIsRefusedWithItsLineAndColumn) {
+  EXPECT_EQ(error_of(std::string("[cost]\nday_rate = 1\0"
+                                 "000\n",
+                                 22)),
+            "p.toml:2:13: a NUL byte: a TOML config is text");
+  EXPECT_EQ(error_of(std::string("[scan]\nexclude = [\"a\0b\"]\n", 24)),
+            "p.toml:2:14: a NUL byte: a TOML config is text");
+}
+
 TEST(AuditConfig, UnreadableFilesAreOneLineErrors) {
   auto missing = load_audit_config("no/such/.gpuport.toml");
   ASSERT_FALSE(missing);
