@@ -20,6 +20,7 @@ namespace {
 // would hide brackets), so the bound is on every '[' and '{' of the file: depth can never exceed
 // it, and a gpuport config has a few dozen at most.
 constexpr int k_max_brackets = 256;
+constexpr int k_max_key_parts = 64;  // a config's keys have four at most
 
 std::string one_line(std::string text) {
   for (char& c : text) {
@@ -39,6 +40,40 @@ std::uint32_t line_over_bracket_limit(std::string_view text) {
       ++line;
     } else if ((c == '[' || c == '{') && ++brackets > k_max_brackets) {
       return line;
+    }
+  }
+  return 0;
+}
+
+// The line of the first key with more than k_max_key_parts dotted parts (`a.b.c = 1`, `[a.b.c]`):
+// each part is a level of tables, which the parse and flatten() walk recursively. 0 when none.
+std::uint32_t line_over_key_depth(std::string_view text) {
+  std::uint32_t line = 0;
+  while (!text.empty()) {
+    ++line;
+    const std::size_t end = text.find('\n');
+    std::string_view row = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    const std::size_t first = row.find_first_not_of(" \t");
+    if (first == std::string_view::npos || row[first] == '#') {
+      continue;
+    }
+    row.remove_prefix(first);
+    // The key: a table header's name, or what stands before the '=' of a key/value line.
+    const std::size_t key_end = row.front() == '[' ? row.find(']') : row.find('=');
+    if (key_end == std::string_view::npos) {
+      continue;  // a line inside a multi-line value
+    }
+    int dots = 0;
+    char quote = 0;
+    for (const char c : row.substr(0, key_end)) {
+      if (quote != 0) {
+        quote = c == quote ? 0 : quote;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '.' && ++dots >= k_max_key_parts) {
+        return line;
+      }
     }
   }
   return 0;
@@ -355,6 +390,10 @@ tl::expected<FlatToml, std::string> parse_flat_toml(std::string_view text,
     return tl::unexpected(path + ":" + std::to_string(line) + ": more than " +
                           std::to_string(k_max_brackets) +
                           " '[' and '{' in one config (tables, arrays, inline tables)");
+  }
+  if (const std::uint32_t line = line_over_key_depth(text); line != 0) {
+    return tl::unexpected(path + ":" + std::to_string(line) + ": a key of more than " +
+                          std::to_string(k_max_key_parts) + " dotted parts");
   }
   std::shared_ptr<cpptoml::table> root;
   try {

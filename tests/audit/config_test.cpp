@@ -239,6 +239,28 @@ TEST(AuditConfig, ANulByteIsRefusedWithItsLineAndColumn) {
             "p.toml:2:14: a NUL byte: a TOML config is text");
 }
 
+// Found by audit_config_fuzzer: a key of 4,768 dotted parts nested as many tables, and the
+// recursive walk over them overflowed the stack. Keys are capped at 64 parts, with the line.
+TEST(AuditConfig, AKeyOfTooManyDottedPartsIsRefused) {
+  std::string deep = "# x\neffort";
+  for (int i = 0; i < 5000; ++i) {
+    deep += ".a";
+  }
+  EXPECT_EQ(error_of(deep + " = 1\n"), "p.toml:2: a key of more than 64 dotted parts");
+  EXPECT_EQ(error_of("[" + deep.substr(4) + "]\n"), "p.toml:1: a key of more than 64 dotted parts");
+  // Dots in values, quoted key parts and comments are not key parts.
+  std::string floats = "[cost]\n";
+  for (int i = 0; i < 100; ++i) {
+    floats +=
+        "# v1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.21.22.23.24.25.26.27.28.29.30\n";
+  }
+  EXPECT_EQ(
+      error_of(floats + "day_rate = \"1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6."
+                        "7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1.2.3.4.5.6.7.8.9.0.1."
+                        "2.3.4.5\"\n"),
+      "p.toml:102: 'cost.day_rate' must be a number, not a string");
+}
+
 TEST(AuditConfig, UnreadableFilesAreOneLineErrors) {
   auto missing = load_audit_config("no/such/.gpuport.toml");
   ASSERT_FALSE(missing);
