@@ -22,6 +22,8 @@ constexpr std::size_t k_probe_bytes = 4096;
 constexpr std::size_t k_min_embedded_size = 16 * 1024;
 // 64-bit words (`0x00100001ba55ed50ull, `) fit about 170 in the 4 KiB probed.
 constexpr std::size_t k_min_literals = 128;
+// Where the data array's '{' is looked for: past license headers and nested namespaces.
+constexpr std::size_t k_array_search_bytes = 64 * 1024;
 
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
@@ -204,7 +206,7 @@ std::size_t declaration_start(std::string_view source, std::size_t open) {
 
 // The line of the array's declaration (1 when the file holds no data array).
 std::uint32_t array_line(std::string_view source) {
-  const std::size_t open = data_array_open(source.substr(0, 64 * 1024));
+  const std::size_t open = data_array_open(source.substr(0, k_array_search_bytes));
   if (open == std::string_view::npos) {
     return 1;
   }
@@ -232,21 +234,31 @@ bool ends_with_ci(std::string_view text, std::string_view suffix) {
 
 }  // namespace
 
-bool looks_like_embedded_binary(std::string_view source) {
+namespace {
+
+// The data array's '{' when the file is a numeric array dump, else npos (see
+// looks_like_embedded_binary): one search serves both that test and the content check.
+std::size_t embedded_array_open(std::string_view source) {
   if (source.size() < k_min_embedded_size) {
-    return false;
+    return std::string_view::npos;
   }
-  const std::size_t brace = data_array_open(source.substr(0, 64 * 1024));
+  const std::size_t brace = data_array_open(source.substr(0, k_array_search_bytes));
   if (brace == std::string_view::npos) {
-    return false;
+    return brace;
   }
   const std::string_view first = source.substr(brace + 1, k_probe_bytes);
   if (cannot_be_dense(first) || !dense(measure(first, true))) {
-    return false;
+    return std::string_view::npos;
   }
   // A lookup table at the top of ordinary code is not enough: the middle must be data too.
   std::string_view middle = source.substr(source.size() / 2, k_probe_bytes);
-  return !cannot_be_dense(middle) && dense(measure(middle, true));
+  return !cannot_be_dense(middle) && dense(measure(middle, true)) ? brace : std::string_view::npos;
+}
+
+}  // namespace
+
+bool looks_like_embedded_binary(std::string_view source) {
+  return embedded_array_open(source) != std::string_view::npos;
 }
 
 namespace {
@@ -374,12 +386,9 @@ bool bytes_are_nvidia_binary(std::string_view bytes) {
 }  // namespace
 
 bool holds_nvidia_binary(std::string_view, std::string_view source) {
-  if (!looks_like_embedded_binary(source)) {
-    return false;
-  }
   // Decided by content: dense numeric data (Unicode tables, Sobol direction numbers, weights) is
   // data, whatever the file is named; an AMD code object (ELF machine EM_AMDGPU) is not NVIDIA's.
-  const std::size_t open = data_array_open(source.substr(0, 64 * 1024));
+  const std::size_t open = embedded_array_open(source);
   return open != std::string_view::npos && bytes_are_nvidia_binary(array_bytes(source, open, 512));
 }
 

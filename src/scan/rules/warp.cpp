@@ -112,16 +112,22 @@ bool contains_lower(std::string_view name, std::string_view needle) {
 }
 
 // WARP_SIZE, kWarpSize, warp_size, CUDA_WARP_SIZE, THREADS_PER_WARP (not the builtin warpSize).
-bool is_warp_size_name(std::string_view name) {
-  if (name == "warpSize" || name.size() > 64) {
-    return false;
-  }
+// A name lowercased without its underscores: WARP_SIZE, kWarpSize and warp_size read alike.
+std::string folded_name(std::string_view name) {
   std::string folded;
   for (char c : name) {
     if (c != '_') {
       folded.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     }
   }
+  return folded;
+}
+
+bool is_warp_size_name(std::string_view name) {
+  if (name == "warpSize" || name.size() > 64) {
+    return false;
+  }
+  const std::string folded = folded_name(name);
   return folded.ends_with("warpsize") || folded.ends_with("threadsperwarp") ||
          folded.ends_with("warpthreads");
 }
@@ -138,17 +144,19 @@ bool is_statement_boundary(const SourceContext& ctx, std::size_t j) {
   return p == ";" || p == "{" || p == "}";
 }
 
-// The `(` matching the `)` at `close`, walking back at most 64 tokens.
-std::size_t match_back_paren(const SourceContext& ctx, std::size_t close) {
+// The `(` or `[` matching the `)` or `]` at `close`, walking back at most 64 tokens.
+std::size_t match_back(const SourceContext& ctx, std::size_t close) {
+  const std::string_view closer = ctx.text(close);
+  const std::string_view opener = closer == "]" ? "[" : "(";
   long depth = 0;
   for (std::size_t j = close + 1; j-- > 0 && j + 64 > close;) {
     if (ctx.kind(j) != TokenKind::Punct) {
       continue;
     }
     std::string_view p = ctx.text(j);
-    if (p == ")") {
+    if (p == closer) {
       ++depth;
-    } else if (p == "(" && --depth == 0) {
+    } else if (p == opener && --depth == 0) {
       return j;
     }
   }
@@ -462,12 +470,7 @@ bool is_lane_index_name(std::string_view name) {
       contains_lower(name, "lane")) {
     return true;
   }
-  std::string folded;
-  for (char c : name.substr(0, 32)) {
-    if (c != '_') {
-      folded.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    }
-  }
+  const std::string folded = folded_name(name.substr(0, 32));
   if (folded.find("warp") != std::string::npos) {
     return folded.ends_with("id") || folded.ends_with("idx") || folded.ends_with("index") ||
            folded == "warp";
@@ -516,25 +519,8 @@ std::size_t left_operand_start(const SourceContext& ctx, std::size_t op) {
   std::size_t start = op;
   std::size_t j = prev_code(ctx, op);
   for (int steps = 0; steps < 24 && j != SIZE_MAX && ctx.tok[j].line == ctx.tok[op].line; ++steps) {
-    if (ctx.is_punct(j, ")") || ctx.is_punct(j, "]")) {
-      const std::size_t open = ctx.is_punct(j, ")") ? match_back_paren(ctx, j) : SIZE_MAX;
-      if (ctx.is_punct(j, "]")) {
-        std::size_t k = j;  // `a[i]`: back to the '['
-        int depth = 0;
-        for (; k != SIZE_MAX && k + 64 > j; k = prev_code(ctx, k)) {
-          if (ctx.is_punct(k, "]")) {
-            ++depth;
-          } else if (ctx.is_punct(k, "[") && --depth == 0) {
-            break;
-          }
-        }
-        if (k == SIZE_MAX || !ctx.is_punct(k, "[")) {
-          break;
-        }
-        start = k;
-        j = prev_code(ctx, k);
-        continue;
-      }
+    if (ctx.is_punct(j, ")") || ctx.is_punct(j, "]")) {  // `(a + b)`, `x[i]`: the whole group
+      const std::size_t open = match_back(ctx, j);
       if (open == SIZE_MAX) {
         break;
       }
@@ -690,7 +676,7 @@ bool is_ballot_value(const SourceContext& ctx, std::size_t j) {
     return std::find(ballot_vars.begin(), ballot_vars.end(), ctx.text(j)) != ballot_vars.end();
   }
   if (ctx.is_punct(j, ")")) {
-    std::size_t open = match_back_paren(ctx, j);
+    std::size_t open = match_back(ctx, j);
     return open != SIZE_MAX && is_ballot_name(ctx.text(prev_code(ctx, open)));
   }
   return false;
