@@ -267,6 +267,9 @@ int run_audit_command(const CommandArgs& args) {
   if (const std::optional<int> status = usage_exit(config, help)) {
     return *status;
   }
+  if (const std::optional<int> status = unwritable_output(config->output)) {
+    return *status;
+  }
   if (config->print_default_config) {
     return write_command_output(default_config_text(), config->output);
   }

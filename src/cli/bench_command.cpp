@@ -272,6 +272,11 @@ int run_bench_command(const CommandArgs& args) {
   if (const std::optional<int> status = usage_exit(config, help)) {
     return *status;
   }
+  for (const std::string* path : {&config->output, &config->requests_jsonl}) {
+    if (const std::optional<int> status = unwritable_output(*path)) {
+      return *status;
+    }
+  }
   return run_bench(*config);
 }
 

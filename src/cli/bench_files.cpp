@@ -95,6 +95,9 @@ int run_bench_compare(const CommandArgs& args) {
     return usage_error(
         fmt::format("invalid --format '{}' (valid: text, json, markdown)", printable(format)));
   }
+  if (const std::optional<int> status = unwritable_output(output)) {
+    return *status;
+  }
   auto a = read_result(files[0]);
   if (!a) {
     return usage_error(a.error());
@@ -136,6 +139,9 @@ int run_bench_merge(const CommandArgs& args) {
   }
   if (format != "json" && format != "text") {
     return usage_error(fmt::format("invalid --format '{}' (valid: json, text)", printable(format)));
+  }
+  if (const std::optional<int> status = unwritable_output(output)) {
+    return *status;
   }
   std::vector<BenchResult> results;
   for (const std::string& file : files) {

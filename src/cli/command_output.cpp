@@ -25,6 +25,19 @@ std::optional<ProfileFormat> parse_profile_format(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<int> unwritable_output(const std::string& path) {
+  if (path.empty()) {
+    return std::nullopt;
+  }
+  auto target = resolve_output_path(path);
+  if (target) {
+    return std::nullopt;
+  }
+  std::fprintf(stderr, "gpuport: error: cannot write '%s': %s\n",
+               printable(target.error().path).c_str(), printable(target.error().message).c_str());
+  return 2;
+}
+
 int write_command_output(std::string_view bytes, const std::string& path) {
   if (path.empty()) {
     errno = 0;

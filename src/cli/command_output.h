@@ -19,4 +19,8 @@ std::optional<ProfileFormat> parse_profile_format(std::string_view name);
 // stdout went away).
 int write_command_output(std::string_view bytes, const std::string& path);
 
+// Checks an -o path before any work (see resolve_output_path): prints the one-line error and
+// returns 2 when it cannot be written; nothing when `path` is empty (stdout) or writable.
+std::optional<int> unwritable_output(const std::string& path);
+
 }  // namespace gpuport

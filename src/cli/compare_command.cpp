@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "cli/command_line.h"
+#include "cli/command_output.h"
 #include "cli/profile_command.h"
 #include "profile/analysis/compare.h"
 #include "profile/trace_reader.h"
@@ -155,6 +156,9 @@ int run_compare_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_compare_args(args, &help);
   if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
+  }
+  if (const std::optional<int> status = unwritable_output(config->output)) {
     return *status;
   }
   const auto a = profile_of(config->trace_a, *config);

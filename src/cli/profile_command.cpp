@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli/command_line.h"
+#include "cli/command_output.h"
 #include "cli/progress.h"
 #include "cli/scan_exclusions.h"
 #include "profile/analysis/profile.h"
@@ -275,6 +276,9 @@ int run_profile_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_profile_args(args, &help);
   if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
+  }
+  if (const std::optional<int> status = unwritable_output(config->output)) {
     return *status;
   }
   if (const std::optional<int> status =

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/command_line.h"
+#include "cli/command_output.h"
 #include "cli/keep_until_exit.h"
 #include "cli/malloc_tuning.h"
 #include "cli/progress.h"
@@ -432,6 +433,9 @@ int run_scan_command(const CommandArgs& args) {
   std::string help;
   auto config = parse_scan_args(args, &help);
   if (const std::optional<int> status = usage_exit(config, help)) {
+    return *status;
+  }
+  if (const std::optional<int> status = unwritable_output(config->output)) {
     return *status;
   }
   if (const std::optional<int> status =

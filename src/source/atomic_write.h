@@ -17,9 +17,23 @@ namespace gpuport {
 // seventh of a second; a file that replaces a user's source must not.
 enum class Durability : std::uint8_t { Synced, Regenerable };
 
-// A file written in pieces to a temporary file beside `path` and renamed over `path` by
-// commit(), after flushing it to disk (Durability::Synced). Destroyed without a successful
-// commit(), it removes the temporary file and leaves `path` as it was. Errors name `path` with a
+// Where the bytes for an output path really go. A symbolic link is followed to the file it
+// names (the link stays a link); a device, FIFO or terminal is written directly, never replaced
+// by a regular file (`-o /dev/null`, `-o /dev/stdout`).
+struct OutputTarget {
+  std::string path;     // the final file, links resolved
+  bool direct = false;  // a character or block device or a FIFO: opened and written in place
+};
+
+// Decides the target of `path` and checks that it can be written: its directory exists and is
+// writable, it is not a directory or a socket, a link does not loop. Commands call it before
+// any work, so that a bad -o fails in a second, not after the work. Errors name `path`.
+tl::expected<OutputTarget, IoError> resolve_output_path(const std::string& path);
+
+// A file written in pieces to a temporary file beside its target (resolve_output_path) and
+// renamed over it by commit(), after flushing it to disk (Durability::Synced). Destroyed without
+// a successful commit(), it removes the temporary file and leaves the target as it was. A device
+// or FIFO target is opened and written directly instead. Errors name `path` with a
 // strerror-style message. A new file gets the usual 0666 & ~umask permissions; an existing file
 // keeps its permissions.
 class AtomicFile {
@@ -36,11 +50,12 @@ class AtomicFile {
   tl::expected<void, IoError> commit();
 
  private:
-  AtomicFile(std::string path, std::string temp, int fd, Durability durability);
+  AtomicFile(std::string path, std::string target, std::string temp, int fd, Durability durability);
   void abandon();
 
-  std::string m_path;
-  std::string m_temp;
+  std::string m_path;    // as the user named it: errors name this
+  std::string m_target;  // where the bytes go (links resolved)
+  std::string m_temp;    // empty: the target is written directly (a device or FIFO)
   int m_fd = -1;
   Durability m_durability = Durability::Synced;
   std::uint64_t m_written = 0;  // bytes written so far

@@ -2,14 +2,19 @@
 // on failure.
 #include "source/atomic_write.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "temp_dir.h"
 
@@ -99,7 +104,7 @@ TEST(AtomicWrite, MissingDirectoryIsAnError) {
   const auto result = write_file_atomically(path, "x");
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error().path, path);
-  EXPECT_EQ(result.error().message, "No such file or directory");
+  EXPECT_EQ(result.error().message, "its directory '" + dir.str() + "/no/such/dir' does not exist");
 }
 
 TEST(AtomicWrite, FailedRenameRemovesTheTemporaryFile) {
@@ -113,6 +118,83 @@ TEST(AtomicWrite, FailedRenameRemovesTheTemporaryFile) {
   EXPECT_FALSE(result.error().message.empty());
   EXPECT_EQ(entry_count(dir.path()), 1u);  // only "target": the temporary file is gone
   EXPECT_EQ(slurp(dir.path() / "target/inside.txt"), "keep me");
+}
+
+// -o through a link writes the file the link names; the link stays a link (a plain rename put a
+// regular file in its place).
+TEST(OutputPath, ASymlinkIsFollowedAndStaysALink) {
+  TempDir dir;
+  dir.write("reports/latest.json", "old");
+  const std::filesystem::path link = dir.path() / "current.json";
+  std::filesystem::create_symlink("reports/latest.json", link);
+  ASSERT_TRUE(write_file_atomically(link.string(), "new").has_value());
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(std::filesystem::read_symlink(link), "reports/latest.json");
+  EXPECT_EQ(slurp(dir.path() / "reports/latest.json"), "new");
+  EXPECT_EQ(entry_count(dir.path() / "reports"), 1u);  // no temporary left beside the target
+}
+
+TEST(OutputPath, ADanglingLinkCreatesTheFileItNames) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "out");
+  const std::filesystem::path link = dir.path() / "report.md";
+  std::filesystem::create_symlink(dir.path() / "out/report.md", link);
+  ASSERT_TRUE(write_file_atomically(link.string(), "# report\n").has_value());
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(slurp(dir.path() / "out/report.md"), "# report\n");
+}
+
+// -o FIFO (a process substitution, `-o >(gzip > r.gz)`) streams into the pipe; before, the FIFO
+// was replaced by a regular file and the reader waited for ever.
+TEST(OutputPath, AFifoIsWrittenDirectlyAndStaysAFifo) {
+  TempDir dir;
+  const std::string fifo = dir.str() + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = slurp(fifo); });
+  const auto written = write_file_atomically(fifo, "streamed report\n");
+  reader.join();
+  ASSERT_TRUE(written.has_value()) << written.error().message;
+  EXPECT_EQ(received, "streamed report\n");
+  struct stat st {};
+  ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(entry_count(dir.path()), 1u);
+}
+
+// -o /dev/null as root turned the machine's /dev/null into a regular file. A private node with
+// /dev/null's numbers stands in for it (making one needs CAP_MKNOD, which CI's root has).
+TEST(OutputPath, ACharacterDeviceIsWrittenDirectlyAndStaysADevice) {
+  TempDir dir;
+  const std::string node = dir.str() + "/null";
+  if (::mknod(node.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) != 0) {
+    GTEST_SKIP() << "cannot make a private device node here (mknod: " << std::strerror(errno)
+                 << "); the FIFO test covers the direct-write path";
+  }
+  ASSERT_TRUE(write_file_atomically(node, "discarded").has_value());
+  struct stat st {};
+  ASSERT_EQ(::lstat(node.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_EQ(st.st_rdev, ::makedev(1, 3));
+  EXPECT_EQ(entry_count(dir.path()), 1u);
+}
+
+TEST(OutputPath, DirectoriesSocketsAndLinkLoopsAreRefusedBeforeAnyWrite) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "reports");
+  auto directory = resolve_output_path(dir.str() + "/reports");
+  ASSERT_FALSE(directory.has_value());
+  EXPECT_EQ(directory.error().message, "is a directory");
+  std::filesystem::create_symlink("b", dir.path() / "a");
+  std::filesystem::create_symlink("a", dir.path() / "b");
+  auto loop = resolve_output_path(dir.str() + "/a");
+  ASSERT_FALSE(loop.has_value());
+  EXPECT_EQ(loop.error().path, dir.str() + "/a");
+  EXPECT_EQ(loop.error().message, std::strerror(ELOOP));
+  auto fine = resolve_output_path(dir.str() + "/reports/new.json");
+  ASSERT_TRUE(fine.has_value());
+  EXPECT_FALSE(fine->direct);
+  EXPECT_EQ(fine->path, dir.str() + "/reports/new.json");
 }
 
 }  // namespace
