@@ -6,11 +6,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
+#include <utility>
 
 #include "source/atomic_write.h"
 
@@ -149,24 +154,110 @@ tl::expected<void, IoError> plan_directory(const HipifyRun& run, const OutputOpt
   return {};
 }
 
+bool same_bytes(const std::string& a, const std::string& b) {
+  std::ifstream left(a, std::ios::binary);
+  std::ifstream right(b, std::ios::binary);
+  if (!left || !right) {
+    return false;
+  }
+  return std::equal(std::istreambuf_iterator<char>(left), std::istreambuf_iterator<char>(),
+                    std::istreambuf_iterator<char>(right), std::istreambuf_iterator<char>());
+}
+
+// Where the original of `path` is kept: FILE.cuda.orig, or under --force when that exists the
+// next free FILE.cuda.orig.N, so that no run ever replaces an earlier original. "" when an
+// existing backup already holds the file's bytes (the same original, hipified again).
+tl::expected<std::string, IoError> backup_for(const std::string& path, bool force) {
+  const std::string first = path + std::string(k_backup_suffix);
+  if (!exists(first)) {
+    return first;
+  }
+  if (!force) {
+    return tl::unexpected(
+        IoError{first,
+                "backup already exists (from an earlier run?); use --force to keep it and "
+                "back this original up as the next FILE.cuda.orig.N"});
+  }
+  std::string candidate = first;
+  for (int number = 2;; ++number) {
+    if (same_bytes(path, candidate)) {
+      return std::string();
+    }
+    candidate = first + "." + std::to_string(number);
+    if (!exists(candidate)) {
+      return candidate;
+    }
+  }
+}
+
+// The input roots as real paths: an in-place write must land inside one of them.
+tl::expected<std::vector<fs::path>, IoError> real_roots(const HipifyRun& run) {
+  std::vector<fs::path> roots;
+  for (const InputRoot& root : run.roots) {
+    std::error_code error;
+    roots.push_back(fs::canonical(root.path, error));
+    if (error) {
+      return tl::unexpected(error_from(root.path, error));
+    }
+  }
+  return roots;
+}
+
 tl::expected<void, IoError> plan_in_place(const HipifyRun& run, const OutputOptions& options,
                                           OutputPlan& plan) {
+  const auto roots = real_roots(run);
+  if (!roots) {
+    return tl::unexpected(roots.error());
+  }
+  plan.originals.assign(run.files.size(), std::string());
+  plan.backups.assign(run.files.size(), std::string());
+  std::set<std::pair<std::uint64_t, std::uint64_t>> written;  // (device, inode)
   for (std::size_t i = 0; i < run.files.size(); ++i) {
     const FileOutcome& file = run.files[i];
     const bool renamed = renames(file, options.rename);
     if (!file.changed && !renamed) {
       continue;
     }
-    const std::string backup = file.disk_path + std::string(k_backup_suffix);
-    if (!options.force && exists(backup)) {
-      return tl::unexpected(IoError{
-          backup, "backup already exists (from an earlier run?); use --force to replace it"});
+    std::error_code error;
+    const fs::path real = fs::canonical(file.disk_path, error);
+    struct stat st {};
+    if (error || ::stat(real.c_str(), &st) != 0) {
+      return tl::unexpected(
+          IoError{file.disk_path, error ? error.message() : std::strerror(errno)});
     }
-    const std::string destination = renamed ? with_cu_renamed(file.disk_path) : file.disk_path;
+    if (!written.emplace(st.st_dev, st.st_ino).second) {
+      continue;  // the same file reached again through a link: rewritten once, backed up once
+    }
+    const bool inside = std::any_of(roots->begin(), roots->end(), [&](const fs::path& root) {
+      return root == real || is_within(real, root);
+    });
+    if (!inside) {
+      return tl::unexpected(
+          IoError{file.disk_path, "is a link to '" + real.string() +
+                                      "', outside every input; --in-place writes only inside "
+                                      "the inputs it is given"});
+    }
+    // A link is never replaced by a file: the file it names is rewritten (paths through a
+    // linked directory already lead there).
+    const bool link = fs::is_symlink(file.disk_path, error);
+    if (link && renamed) {
+      return tl::unexpected(
+          IoError{file.disk_path,
+                  "is a symbolic link; --rename would leave it dangling (name the file "
+                  "it points to)"});
+    }
+    const std::string original = link ? real.string() : file.disk_path;
+    auto backup = backup_for(original, options.force);
+    if (!backup) {
+      return tl::unexpected(backup.error());
+    }
+    const std::string destination = renamed ? with_cu_renamed(original) : original;
     if (renamed && !options.force && exists(destination)) {
       return tl::unexpected(IoError{destination, "already exists; use --force to replace it"});
     }
     plan.destinations[i] = destination;
+    plan.originals[i] = original;
+    plan.backups[i] = std::move(*backup);
   }
   return {};
 }
@@ -260,21 +351,22 @@ tl::expected<void, IoError> write_in_place(const HipifyRun& run, const OutputPla
       continue;
     }
     const FileOutcome& file = run.files[i];
-    if (auto backup =
-            copy_atomically(file.disk_path, file.disk_path + std::string(k_backup_suffix));
-        !backup) {
-      return backup;
+    const std::string& original = plan.originals[i];
+    if (!plan.backups[i].empty()) {
+      if (auto backup = copy_atomically(original, plan.backups[i]); !backup) {
+        return backup;
+      }
     }
     auto written = file.changed ? write_file_atomically(destination, file.output)
-                                : copy_atomically(file.disk_path, destination);
+                                : copy_atomically(original, destination);
     if (!written) {
       return written;
     }
-    if (destination != file.disk_path) {
+    if (destination != original) {
       std::error_code error;
-      fs::remove(file.disk_path, error);
+      fs::remove(original, error);
       if (error) {
-        return tl::unexpected(error_from(file.disk_path, error));
+        return tl::unexpected(error_from(original, error));
       }
     }
   }

@@ -232,12 +232,64 @@ TEST_F(HipifyCliTest, InPlaceKeepsABackupAndRefusesToReplaceIt) {
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_EQ(refused.err,
             "gpuport: error: repo/csrc/scale.cu.cuda.orig: backup already exists "
-            "(from an earlier run?); use --force to replace it\n");
+            "(from an earlier run?); use --force to keep it and back this original up as the "
+            "next FILE.cuda.orig.N\n");
   EXPECT_EQ(snapshot(repo), before);
 
+  // The same original again: the first backup already holds it, no second one is made.
   const Outcome forced = gpuport("hipify repo --in-place --force -q");
   EXPECT_EQ(forced.exit_code, 0) << forced.err;
   EXPECT_THAT(read_file(kernel), HasSubstr("hipMalloc"));
+  EXPECT_EQ(read_file(backup), k_kernel);
+  EXPECT_FALSE(fs::exists(repo / "csrc/scale.cu.cuda.orig.2"));
+}
+
+// --force used to copy the file over its backup: run twice, the original CUDA code was gone and
+// both files held translated code. Every original is kept (issue 27, item 3).
+TEST_F(HipifyCliTest, ForceNeverReplacesABackupAndNumbersTheNextOne) {
+  const fs::path repo = make_repo();
+  const fs::path kernel = repo / "csrc/scale.cu";
+  ASSERT_EQ(gpuport("hipify repo --in-place -q").exit_code, 0);
+  const std::string edited = std::string(k_kernel) + "void more() { cudaDeviceSynchronize(); }\n";
+  write_file(kernel, edited);
+  const Outcome second = gpuport("hipify repo/csrc/scale.cu --in-place --force -q");
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(read_file(repo / "csrc/scale.cu.cuda.orig"), k_kernel);
+  EXPECT_EQ(read_file(repo / "csrc/scale.cu.cuda.orig.2"), edited);
+  EXPECT_THAT(read_file(kernel), HasSubstr("hipDeviceSynchronize"));
+  // Already translated: a third run changes nothing and backs nothing up.
+  ASSERT_EQ(gpuport("hipify repo/csrc/scale.cu --in-place --force -q").exit_code, 0);
+  EXPECT_FALSE(fs::exists(repo / "csrc/scale.cu.cuda.orig.3"));
+}
+
+// --follow-symlinks reached one file twice: it was translated twice and its backup copied from
+// the translated text; a link out of the tree rewrote a file outside it (issue 27, item 2).
+TEST_F(HipifyCliTest, InPlaceThroughLinksWritesEachFileOnceAndNothingOutsideTheInputs) {
+  const fs::path repo = make_repo();
+  fs::create_symlink("scale.cu", repo / "csrc/alias.cu");
+  fs::create_directories(repo / "more");
+  fs::create_directory_symlink("../csrc", repo / "more/csrc");
+  const Outcome run = gpuport("hipify repo --in-place --follow-symlinks -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_file(repo / "csrc/scale.cu.cuda.orig"), k_kernel);
+  EXPECT_THAT(read_file(repo / "csrc/scale.cu"), HasSubstr("hipMalloc"));
+  EXPECT_TRUE(fs::is_symlink(repo / "csrc/alias.cu"));
+  EXPECT_FALSE(fs::exists(repo / "csrc/alias.cu.cuda.orig"));
+  EXPECT_FALSE(fs::exists(repo / "csrc/scale.cu.cuda.orig.2"));
+
+  const fs::path outside = m_dir / "vendor/kernel.cu";
+  write_file(outside, std::string(k_kernel));
+  const fs::path other = m_dir / "other";
+  write_file(other / "main.cu", std::string(k_kernel));
+  fs::create_symlink(outside, other / "linked.cu");
+  const auto before = snapshot(m_dir / "vendor");
+  const Outcome refused = gpuport("hipify other --in-place --follow-symlinks -q");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, "gpuport: error: other/linked.cu: is a link to '" + outside.string() +
+                             "', outside every input; --in-place writes only inside the inputs "
+                             "it is given\n");
+  EXPECT_EQ(snapshot(m_dir / "vendor"), before);
+  EXPECT_EQ(read_file(other / "main.cu"), k_kernel);  // refused before any write
 }
 
 TEST_F(HipifyCliTest, InPlaceRenameMovesTheOriginalToItsBackup) {
