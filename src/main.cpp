@@ -51,6 +51,9 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
   // A closed pipe (`gpuport scan . | head -1`) shows up as EPIPE on write, handled quietly.
   std::signal(SIGPIPE, SIG_IGN);
+  // Past `ulimit -f` a write fails with EFBIG, reported with the file it was for, and the
+  // staged output is cleaned up; the default action killed the process silently.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return dispatch(argc, argv);
   } catch (const std::exception& error) {

@@ -2,6 +2,7 @@
 // in-place rewrites each preceded by its backup.
 #include "hipify/output_tree.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "source/atomic_write.h"
 
@@ -67,20 +69,92 @@ IoError error_from(const std::string& path, const std::error_code& error) {
   return IoError{path, error.message()};
 }
 
+bool write_all(int fd, const char* bytes, std::size_t size) {
+  while (size > 0) {
+    const ssize_t wrote = ::write(fd, bytes, size);
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      if (wrote == 0) {
+        errno = EIO;
+      }
+      return false;
+    }
+    bytes += wrote;
+    size -= static_cast<std::size_t>(wrote);
+  }
+  return true;
+}
+
+// Copies the bytes of `from` into `to`, a new file, with `from`'s permissions. The error names
+// the file that failed and the real errno: std::filesystem::copy_file reported a write cut
+// short by `ulimit -f` as "cannot copy: Success". On failure `to` is removed.
+tl::expected<void, IoError> copy_new_file(const std::string& from, const std::string& to) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) {
+    return tl::unexpected(IoError{from, std::strerror(errno)});
+  }
+  struct stat st {};
+  if (::fstat(in, &st) != 0) {
+    const int error = errno;
+    ::close(in);
+    return tl::unexpected(IoError{from, std::strerror(error)});
+  }
+  const int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (out < 0) {
+    const int error = errno;
+    ::close(in);
+    return tl::unexpected(IoError{to, std::strerror(error)});
+  }
+  auto fail = [&](const std::string& path, int error) -> tl::expected<void, IoError> {
+    ::close(in);
+    ::close(out);
+    ::unlink(to.c_str());
+    return tl::unexpected(IoError{path, std::strerror(error)});
+  };
+  std::vector<char> buffer(256 * 1024);
+  while (true) {
+    const ssize_t got = ::read(in, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      return fail(from, errno);
+    }
+    if (got == 0) {
+      break;
+    }
+    if (!write_all(out, buffer.data(), static_cast<std::size_t>(got))) {
+      return fail(to, errno);
+    }
+  }
+  if (::fchmod(out, st.st_mode & 07777) != 0) {
+    return fail(to, errno);
+  }
+  ::close(in);
+  if (::close(out) != 0) {
+    const int error = errno;
+    ::unlink(to.c_str());
+    return tl::unexpected(IoError{to, std::strerror(error)});
+  }
+  return {};
+}
+
 // Copies `from` over `to` through a temporary file beside `to`, keeping `from`'s permissions.
 tl::expected<void, IoError> copy_atomically(const std::string& from, const std::string& to) {
   static std::atomic<unsigned> counter{0};
   const std::string temporary =
       to + ".gpuport-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  std::error_code error;
-  fs::copy_file(from, temporary, fs::copy_options::overwrite_existing, error);
-  if (error) {
-    fs::remove(temporary, error);
-    return tl::unexpected(IoError{from, "cannot copy: " + error.message()});
+  if (auto copied = copy_new_file(from, temporary); !copied) {
+    if (copied.error().path == temporary) {
+      copied.error().path = to;
+    }
+    return copied;
   }
   if (::rename(temporary.c_str(), to.c_str()) != 0) {
     const int saved = errno;
-    fs::remove(temporary, error);
+    ::unlink(temporary.c_str());
     return tl::unexpected(IoError{to, std::strerror(saved)});
   }
   return {};
@@ -284,10 +358,7 @@ tl::expected<void, IoError> write_one(const FileOutcome& file, const std::string
     return write_file_atomically(target, file.output);
   }
   if (fresh) {
-    fs::copy_file(file.disk_path, target, error);
-    return error ? tl::expected<void, IoError>(
-                       tl::unexpected(IoError{file.disk_path, "cannot copy: " + error.message()}))
-                 : tl::expected<void, IoError>();
+    return copy_new_file(file.disk_path, target);
   }
   return copy_atomically(file.disk_path, target);
 }

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -302,6 +304,39 @@ TEST_F(HipifyCliTest, InPlaceRenameMovesTheOriginalToItsBackup) {
   EXPECT_FALSE(fs::exists(repo / "csrc/scale.cu"));
   EXPECT_EQ(read_file(repo / "csrc/scale.cu.cuda.orig"), k_kernel);
   EXPECT_THAT(read_file(repo / "csrc/scale.hip"), HasSubstr("hipFree(d)"));
+}
+
+// Under `ulimit -f` the first write past the limit killed hipify with SIGXFSZ: no message, its
+// staging folder left beside -o DIR. A copy failing there said "cannot copy: Success" (issue 27,
+// item 12). Now: the real error, the file it was for, exit 2, nothing left.
+TEST_F(HipifyCliTest, AFileSizeLimitIsAnErrorThatNamesTheFileAndLeavesNothing) {
+  const fs::path repo = make_repo();
+  write_file(repo / "data/table.bin", std::string(256 * 1024, '\x01'));
+  for (const std::string& big : {std::string("data/table.bin"), std::string("csrc/huge.cu")}) {
+    if (big == "csrc/huge.cu") {
+      fs::remove(repo / "data/table.bin");
+      std::string kernel;
+      while (kernel.size() < 256 * 1024) {
+        kernel += k_kernel;
+      }
+      write_file(repo / big, kernel);
+    }
+    const fs::path err = m_dir / "stderr.txt";
+    // 64 blocks: 32 KiB under dash, 64 KiB under bash; either way below the 256 KiB file.
+    const std::string command = "cd " + quoted(m_dir.string()) + " && ulimit -f 64 && " +
+                                quoted(GPUPORT_BINARY) + " hipify repo -o out -q --no-warnings 2>" +
+                                quoted(err.string()) + " >/dev/null";
+    const int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << big << ": killed by a signal";
+    EXPECT_EQ(WEXITSTATUS(status), 2) << big;
+    EXPECT_THAT(read_file(err), ::testing::EndsWith("\ngpuport: error: cannot write 'out/" + big +
+                                                    "': " + std::strerror(EFBIG) + "\n"));
+    for (const auto& entry : fs::directory_iterator(m_dir)) {
+      EXPECT_THAT(entry.path().filename().string(), Not(StartsWith(".out")));
+      EXPECT_NE(entry.path().filename(), "out");
+    }
+    fs::remove(err);
+  }
 }
 
 TEST_F(HipifyCliTest, StdoutPrintsTheTranslationOfOneFile) {
