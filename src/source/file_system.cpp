@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,7 +15,6 @@ namespace gpuport {
 namespace {
 
 // Files at least this large are mapped instead of read into a heap buffer.
-constexpr std::size_t k_mmap_threshold = 64 * 1024;
 // How many symlinks one memory path lookup may pass through (like Linux's MAXSYMLINKS).
 constexpr int k_max_symlink_depth = 40;
 
@@ -264,14 +262,6 @@ FileContents FileContents::over_limit(std::uint64_t size) {
   return contents;
 }
 
-FileContents FileContents::from_mapping(void* address, std::size_t size) {
-  FileContents contents;
-  contents.m_mapping = address;
-  contents.m_mapping_size = size;
-  contents.m_view = std::string_view(static_cast<const char*>(address), size);
-  return contents;
-}
-
 FileContents::FileContents(FileContents&& other) noexcept {
   *this = std::move(other);
 }
@@ -283,13 +273,9 @@ FileContents& FileContents::operator=(FileContents&& other) noexcept {
   release();
   m_buffer = std::move(other.m_buffer);
   m_heap = std::move(other.m_heap);
-  m_mapping = std::exchange(other.m_mapping, nullptr);
-  m_mapping_size = std::exchange(other.m_mapping_size, 0);
   m_borrowed = std::exchange(other.m_borrowed, false);
   // A moved std::string may live in its small buffer, so that view is rebuilt, never copied.
-  if (m_mapping != nullptr) {
-    m_view = std::string_view(static_cast<const char*>(m_mapping), m_mapping_size);
-  } else if (m_heap != nullptr || m_borrowed) {
+  if (m_heap != nullptr || m_borrowed) {
     m_view = other.m_view;  // the bytes did not move
   } else {
     m_view = std::string_view(m_buffer);
@@ -306,11 +292,6 @@ FileContents::~FileContents() {
 }
 
 void FileContents::release() {
-  if (m_mapping != nullptr) {
-    ::munmap(m_mapping, m_mapping_size);
-    m_mapping = nullptr;
-    m_mapping_size = 0;
-  }
   m_buffer.clear();
   m_heap.reset();
   m_borrowed = false;
@@ -410,16 +391,11 @@ tl::expected<FileContents, IoError> DiskFileSystem::read(const std::string& path
                                                          std::uint64_t max_size) const {
   return read_file(path, max_size,
                    [&](int fd, const struct stat& st) -> tl::expected<FileContents, IoError> {
+                     // Read, never mapped: a file truncated while it is read gives fewer
+                     // bytes, where a mapping gave SIGBUS (hipify and the audit's dry run
+                     // read files other processes may be writing).
                      const bool regular = S_ISREG(st.st_mode);
                      const auto size = static_cast<std::size_t>(st.st_size);
-                     if (regular && size >= k_mmap_threshold) {
-                       void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-                       if (address != MAP_FAILED) {
-                         ::madvise(address, size, MADV_SEQUENTIAL);
-                         return FileContents::from_mapping(address, size);
-                       }
-                       // Some file systems cannot map; reading still works.
-                     }
                      ReadBuffer buffer;
                      auto got = read_all(fd, regular ? size : 0, regular, buffer);
                      if (!got) {

@@ -49,7 +49,7 @@ class ReadBuffer {
   std::size_t m_capacity = 0;
 };
 
-// Bytes of one file: a read-only mapping, a heap buffer, or a view of a ReadBuffer. Move-only.
+// Bytes of one file: a heap buffer, or a view of a ReadBuffer. Move-only.
 class FileContents {
  public:
   FileContents() = default;
@@ -58,7 +58,6 @@ class FileContents {
   static FileContents from_string(std::string bytes);
   // The first `size` bytes of `bytes` (a buffer read() filled without zeroing it first).
   static FileContents from_buffer(std::unique_ptr<char[]> bytes, std::size_t size);
-  static FileContents from_mapping(void* address, std::size_t size);
   FileContents(FileContents&& other) noexcept;
   FileContents& operator=(FileContents&& other) noexcept;
   FileContents(const FileContents&) = delete;
@@ -76,8 +75,6 @@ class FileContents {
   void release();
   std::string m_buffer;
   std::unique_ptr<char[]> m_heap;
-  void* m_mapping = nullptr;
-  std::size_t m_mapping_size = 0;
   std::string_view m_view;
   bool m_borrowed = false;  // m_view points into memory someone else owns
   bool m_over_limit = false;

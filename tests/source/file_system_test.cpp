@@ -38,7 +38,7 @@ TEST(FileContents, SmallStringSurvivesMoves) {
   EXPECT_EQ(third.bytes(), "tiny");
 }
 
-TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
+TEST(DiskFileSystem, ReadsSmallAndLargeFiles) {
   TempDir dir;
   const std::string small = "__global__ void k() {}\n";
   std::string large(200 * 1024, 'x');
@@ -59,6 +59,20 @@ TEST(DiskFileSystem, ReadsSmallAndMappedFiles) {
   auto read_empty = fs.read(dir.str() + "/empty.cu");
   ASSERT_TRUE(read_empty.has_value());
   EXPECT_TRUE(read_empty->bytes().empty());
+}
+
+// Files of 64 KiB or more were memory-mapped: truncated by another process while hipify or
+// the audit's dry run held them, reading the bytes raised SIGBUS and killed the run (issue 27,
+// item 9). The bytes read stay readable whatever happens to the file afterwards.
+TEST(DiskFileSystem, AFileTruncatedAfterItWasReadKeepsItsBytes) {
+  TempDir dir;
+  const std::string large(1024 * 1024, 'k');
+  dir.write("kernel.cu", large);
+  DiskFileSystem fs;
+  auto contents = fs.read(dir.str() + "/kernel.cu");
+  ASSERT_TRUE(contents.has_value());
+  ASSERT_EQ(::truncate((dir.str() + "/kernel.cu").c_str(), 0), 0);
+  EXPECT_EQ(std::count(contents->bytes().begin(), contents->bytes().end(), 'k'), 1024 * 1024);
 }
 
 // read_head reads the first bytes of a file of any size (an engine of gigabytes is not read
