@@ -7,8 +7,8 @@ packages=(
   g++ cmake ninja-build pkg-config git
   libcli11-dev libfmt-dev nlohmann-json3-dev libexpected-dev
   googletest libgtest-dev libgmock-dev
-  # gpuport profile: gzip traces and SQLite exports (nsys, rocpd).
-  zlib1g-dev libsqlite3-dev
+  # gpuport profile: gzip traces and SQLite exports (nsys, rocpd), --step patterns (RE2).
+  zlib1g-dev libsqlite3-dev libre2-dev
   # The hipify table generator and its freshness test.
   python3
   # `gpuport hipify --verify` and its tests compile translated code with Debian's HIP (5.2).

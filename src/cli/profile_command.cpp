@@ -112,7 +112,7 @@ void define_flags(CLI::App& app, RawProfileArgs& raw) {
                  "Read TRACE as this format instead of detecting it (list below)")
       ->type_name("FORMAT");
   app.add_option("--step", raw.step,
-                 "Steps are the ranges whose name matches REGEX (ECMAScript, anywhere)")
+                 "Steps are the ranges whose name matches REGEX (RE2 syntax, anywhere)")
       ->type_name("REGEX");
   app.add_option("--top", raw.top, "Kernels in the text and Markdown tables (0: all)")
       ->type_name("N")

@@ -114,6 +114,21 @@ TEST(Steps, BadPatternIsAMessageNotAnException) {
   EXPECT_FALSE(pattern.error().empty());
 }
 
+// std::regex matched recursively, one frame per character: `--step '.*Step'` over one 200 KB
+// range name overflowed the stack and the process died (issue 27, item 10).
+TEST(Steps, AHugeRangeNameIsMatchedWithoutRunningOutOfStack) {
+  const std::string huge = std::string(200 * 1024, 'a') + "Step#7";
+  TraceBuilder builder;
+  builder.range(huge, 0, 1'000, false).range("decode", 1'000, 2'000, false).kernel("a", 10, 5);
+  auto pattern = StepPattern::compile(".*Step#[0-9]+$");
+  ASSERT_TRUE(pattern.has_value());
+  EXPECT_TRUE(pattern->matches(huge));
+  EXPECT_FALSE(pattern->matches(huge.substr(0, huge.size() - 2)));
+  const StepReport report = find_steps(builder.trace(), &*pattern);
+  ASSERT_EQ(report.steps.size(), 1u);
+  EXPECT_EQ(report.steps[0].name.size(), huge.size());
+}
+
 TEST(Steps, NvtxInputsUseTheOutermostRanges) {
   TraceBuilder builder(TraceFormat::NsysSqlite);
   builder.range("iteration", 0, 1'000, false)

@@ -1,22 +1,21 @@
 #include "profile/analysis/step_pattern.h"
 
+#include <re2/re2.h>
+
 namespace gpuport {
 
 tl::expected<StepPattern, std::string> StepPattern::compile(const std::string& text) {
-  try {
-    std::regex regex(text, std::regex::ECMAScript | std::regex::optimize);
-    return StepPattern(text, std::move(regex));
-  } catch (const std::regex_error& error) {
-    return tl::unexpected(std::string(error.what()));
+  RE2::Options options;
+  options.set_log_errors(false);  // the error comes back as the message, not on stderr
+  auto regex = std::make_shared<const RE2>(text, options);
+  if (!regex->ok()) {
+    return tl::unexpected(regex->error());
   }
+  return StepPattern(text, std::move(regex));
 }
 
 bool StepPattern::matches(std::string_view name) const {
-  try {
-    return std::regex_search(name.begin(), name.end(), m_regex);
-  } catch (const std::regex_error&) {
-    return false;  // too complex for this name: not a step
-  }
+  return RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *m_regex);
 }
 
 }  // namespace gpuport
