@@ -10,6 +10,7 @@
 #include "bench/load_plan.h"
 #include "bench/metrics.h"
 #include "bench/response_interpreter.h"
+#include "bench/secrets.h"
 
 namespace gpuport {
 
@@ -25,6 +26,7 @@ class InFlight final : public ExchangeObserver {
   InFlight(LoadRun& run, const LoadOptions& options, RequestRecord record,
            std::int64_t prompt_tokens_estimate, std::int64_t origin_ns)
       : run_(run),
+        secrets_(options.secrets),
         interpreter_(options.api, options.stream),
         record_(std::move(record)),
         prompt_tokens_estimate_(prompt_tokens_estimate),
@@ -43,6 +45,7 @@ class InFlight final : public ExchangeObserver {
 
  private:
   LoadRun& run_;
+  const std::vector<std::string>& secrets_;
   ResponseInterpreter interpreter_;
   RequestRecord record_;
   std::int64_t prompt_tokens_estimate_;
@@ -102,6 +105,9 @@ class LoadRun {
 
 void InFlight::on_done(RequestError error, std::string_view detail, std::int64_t t_ns) {
   interpreter_.on_done(error, detail, t_ns - origin_ns_, prompt_tokens_estimate_, record_);
+  if (!secrets_.empty() && !record_.error_detail.empty()) {
+    record_.error_detail = redact_secrets(std::move(record_.error_detail), secrets_);
+  }
   run_.finished(this);  // destroys this object
 }
 

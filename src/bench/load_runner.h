@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "bench/bench_result.h"
 #include "bench/http_client.h"
@@ -38,6 +39,9 @@ struct LoadOptions {
   // A slot whose request could not connect waits this long before its next one, so a server
   // that is down is not hammered in a tight loop.
   std::int64_t connect_retry_ns = 100'000'000;
+  // Credentials sent with each request (secrets_of): removed from whatever the server sends
+  // back before it reaches a record.
+  std::vector<std::string> secrets;
 };
 
 struct PreparedRequest {

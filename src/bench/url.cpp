@@ -2,12 +2,14 @@
 
 #include <charconv>
 
+#include "bench/secrets.h"
+
 namespace gpuport {
 
 namespace {
 
 tl::unexpected<std::string> bad_url(std::string_view text, std::string_view why) {
-  return tl::unexpected("bad URL '" + std::string(text) + "': " + std::string(why));
+  return tl::unexpected("bad URL '" + redact_url_text(text) + "': " + std::string(why));
 }
 
 }  // namespace
@@ -22,7 +24,7 @@ std::string Url::host_header() const {
 }
 
 std::string Url::redacted() const {
-  return std::string(tls ? "https://" : "http://") + host_header() + path;
+  return std::string(tls ? "https://" : "http://") + host_header() + redact_query(path);
 }
 
 tl::expected<Url, std::string> parse_url(std::string_view text) {

@@ -15,7 +15,7 @@ struct Url {
   std::uint16_t port = 0;           // 80 / 443 when not given
   std::string path;                 // "/" when empty; keeps the query
   std::string host_header() const;  // "host" or "host:port" when not the scheme's default
-  std::string redacted() const;     // scheme://host[:port]/path, never credentials
+  std::string redacted() const;     // scheme://host[:port]/path, never credentials (api_key=...)
 };
 
 // Errors are one line: "bad URL 'htp://x': scheme must be http or https".

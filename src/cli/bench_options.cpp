@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench/openai_protocol.h"
+#include "bench/secrets.h"
 #include "cli/command_line.h"
 #include "report/text_util.h"
 #include "source/ascii_text.h"
@@ -294,6 +295,7 @@ tl::expected<void, UsageError> refuse_framing(std::string_view option, std::stri
 
 tl::expected<void, UsageError> add_headers(const RawBenchArgs& raw, BenchRunConfig& config,
                                            const char* (*getenv)(const char*)) {
+  std::vector<std::string> from_environment;
   for (const std::string& header : raw.headers) {
     const std::size_t colon = header.find(':');
     const std::string name = colon == std::string::npos ? "" : trimmed(header.substr(0, colon));
@@ -332,7 +334,9 @@ tl::expected<void, UsageError> add_headers(const RawBenchArgs& raw, BenchRunConf
                                printable(spec), printable(variable)));
     }
     config.headers.emplace_back(name, trimmed(value));
+    from_environment.push_back(name);
   }
+  config.load.secrets = secrets_of(config.headers, from_environment);
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include "bench/load_runner.h"
 #include "bench/metrics.h"
 #include "bench/openai_protocol.h"
+#include "bench/secrets.h"
 #include "client_test_server.h"
 
 namespace gpuport {
@@ -296,6 +297,40 @@ TEST(ClientLoad, ExtraHeadersAreSentAsGiven) {
   EXPECT_EQ(request.rfind("POST /v1/chat/completions HTTP/1.1\r\n", 0), 0u);
   EXPECT_NE(request.find("\r\nAuthorization: Bearer s3cret\r\n"), std::string::npos);
   EXPECT_NE(request.find("\r\nX-Team: infra\r\n"), std::string::npos);
+}
+
+// A gateway that answers 401 with the Authorization header it received: the token was printed
+// in the error samples and saved in the result and the request log (issue 27, item 4).
+TEST(ClientLoad, ATokenTheServerEchoesBackNeverReachesARecord) {
+  TestServer server([](std::uint64_t, const std::string& request) {
+    const std::size_t at = request.find("Authorization: ");
+    const std::string echoed = request.substr(at, request.find("\r\n", at) - at);
+    const std::string body = "{\"error\":\"rejected " + echoed + " (tenant t-998877)\"}";
+    client_testing::Reply reply;
+    reply.steps.push_back({0us,
+                           "HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n"
+                           "Content-Length: " +
+                               std::to_string(body.size()) + "\r\n\r\n" + body});
+    return reply;
+  });
+  auto url = parse_url(server.url("/v1/completions"));
+  HttpClientOptions options;
+  options.url = *url;
+  options.headers = {{"Authorization", "Bearer sk-live-0123456789"}, {"X-Tenant", "t-998877"}};
+  auto client = HttpClient::create(options);
+  ASSERT_TRUE(client.has_value());
+  LoadOptions load = closed_loop(1, 2);
+  const std::vector<std::string> from_environment = {"X-Tenant"};
+  load.secrets = secrets_of(options.headers, from_environment);
+  std::vector<RequestRecord> records;
+  const LoadOutcome outcome = run_load(**client, load, Slo{}, simple_callbacks(&records));
+  ASSERT_EQ(records.size(), 2u);
+  for (const RequestRecord& record : records) {
+    EXPECT_EQ(record.error_detail,
+              "HTTP 401: {\"error\":\"rejected Authorization: [redacted] (tenant [redacted])\"}");
+  }
+  ASSERT_FALSE(outcome.measurement.error_samples.empty());
+  EXPECT_EQ(outcome.measurement.error_samples.front().find("sk-live"), std::string::npos);
 }
 
 }  // namespace
