@@ -166,6 +166,47 @@ void append_line(std::string& out, char marker, std::string_view line) {
   }
 }
 
+// A file name as git writes it in a diff header: as it is, or, when it holds a control byte, a
+// quote or a backslash, in double quotes with C escapes (an ESC byte is written \033). Raw
+// escape sequences reached the terminal, and patch and git apply failed on them.
+std::string diff_path(std::string_view prefix, std::string_view path) {
+  const bool plain = std::none_of(path.begin(), path.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < 0x20 || byte == 0x7f || c == '"' || c == '\\';
+  });
+  if (plain) {
+    return std::string(prefix) + std::string(path);
+  }
+  std::string out = "\"" + std::string(prefix);
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      default:
+        if (byte < 0x20 || byte == 0x7f) {
+          out += '\\';
+          out += static_cast<char>('0' + ((byte >> 6) & 7));
+          out += static_cast<char>('0' + ((byte >> 3) & 7));
+          out += static_cast<char>('0' + (byte & 7));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
 }  // namespace
 
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -221,11 +262,8 @@ std::string unified_diff(std::string_view old_text, std::string_view new_text,
   const std::vector<std::string_view> new_lines = split_lines(new_text);
   const std::vector<LineEdit> edits = diff_lines(old_lines, new_lines);
 
-  std::string out = "--- a/";
-  out.append(old_path);
-  out += "\n+++ b/";
-  out.append(new_path);
-  out += '\n';
+  std::string out =
+      "--- " + diff_path("a/", old_path) + "\n+++ " + diff_path("b/", new_path) + "\n";
   const std::size_t count = edits.size();
   auto is_change = [&edits](std::size_t p) { return edits[p].kind != LineEditKind::Keep; };
   std::size_t p = 0;

@@ -339,6 +339,22 @@ TEST_F(HipifyCliTest, AFileSizeLimitIsAnErrorThatNamesTheFileAndLeavesNothing) {
   }
 }
 
+// A file name with an escape sequence: the diff names it quoted as git does, so nothing reaches
+// the terminal raw and `git apply` applies it (issue 27, item 6).
+TEST_F(HipifyCliTest, DiffQuotesUnusualFileNamesAndGitAppliesIt) {
+  const std::string name = "k\x1b[31m.cu";
+  write_file(m_dir / "tree" / name, std::string(k_kernel));
+  const Outcome run = gpuport("hipify tree --dry-run --diff --no-warnings -q");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith("--- \"a/tree/k\\033[31m.cu\"\n+++ \"b/tree/k\\033[31m.cu\"\n"));
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos);
+  write_file(m_dir / "fix.diff", run.out);
+  const std::string apply =
+      "cd " + quoted(m_dir.string()) + " && git apply --unsafe-paths fix.diff >/dev/null 2>&1";
+  ASSERT_EQ(std::system(apply.c_str()), 0);
+  EXPECT_THAT(read_file(m_dir / "tree" / name), HasSubstr("hipMalloc"));
+}
+
 TEST_F(HipifyCliTest, StdoutPrintsTheTranslationOfOneFile) {
   const fs::path repo = make_repo();
   const Outcome run = gpuport("hipify repo/csrc/scale.cu --stdout --no-warnings -q");

@@ -82,6 +82,25 @@ TEST(UnifiedDiff, EmptySidesUseLineZero) {
             "--- a/old.cu\n+++ b/old.cu\n@@ -1,2 +0,0 @@\n-a\n-b\n");
 }
 
+// hipify --diff wrote file names raw: an escape sequence in a name reached the terminal and
+// patch / git apply could not read the header (issue 27, item 6). Quoted as git quotes them.
+TEST(UnifiedDiff, UnusualFileNamesAreQuotedAsGitQuotesThem) {
+  auto headers = [](std::string_view old_path, std::string_view new_path) {
+    const std::string diff = unified_diff("a\n", "b\n", old_path, new_path);
+    return diff.substr(0, diff.find("@@"));
+  };
+  EXPECT_EQ(headers("src/k\x1b[31m.cu", "src/k\x1b[31m.cu"), R"(--- "a/src/k\033[31m.cu")"
+                                                             "\n"
+                                                             R"(+++ "b/src/k\033[31m.cu")"
+                                                             "\n");
+  EXPECT_EQ(headers("say \"hi\"\\.cu", "tab\there.cu"), R"(--- "a/say \"hi\"\\.cu")"
+                                                        "\n"
+                                                        R"(+++ "b/tab\there.cu")"
+                                                        "\n");
+  EXPECT_EQ(headers("dir with space/k.cu", "dir with space/k.cu"),
+            "--- a/dir with space/k.cu\n+++ b/dir with space/k.cu\n");
+}
+
 TEST(UnifiedDiff, SingleLineRangesOmitTheCount) {
   EXPECT_EQ(unified_diff("a\n", "b\n", "k.cu", "k.cu"),
             "--- a/k.cu\n+++ b/k.cu\n@@ -1 +1 @@\n-a\n+b\n");

@@ -102,10 +102,21 @@ TEST(ProfileWriters, JsonCarriesTheExactNameAndIntegerNanoseconds) {
 TEST(ProfileWriters, CsvQuotesFieldsWithCommasAndDoublesQuotes) {
   EXPECT_EQ(csv_field("plain<name>|&"), "plain<name>|&");
   EXPECT_EQ(csv_field(k_tricky_name), R"("k<a, ""b"">|c&d_*x*")");
-  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_field("two\nlines"), "two?lines");
   const std::string csv = render_profile_csv(sample_profile());
   EXPECT_NE(csv.find(R"(2,"k<a, ""b"">|c&d_*x*","k<a, ""b"">|c&d_*x*",kernel,)"),
             std::string::npos);
+}
+
+// A kernel or range name is data: a spreadsheet must not run it as a formula, and its control
+// bytes must not reach a terminal that `cat`s the CSV (issue 27, item 6).
+TEST(ProfileWriters, CsvDefusesFormulasAndControlBytes) {
+  EXPECT_EQ(csv_field(R"(=HYPERLINK("http://x","k"))"), R"x("'=HYPERLINK(""http://x"",""k"")")x");
+  EXPECT_EQ(csv_field("+cmd"), R"("'+cmd")");
+  EXPECT_EQ(csv_field("-2+3"), R"("'-2+3")");
+  EXPECT_EQ(csv_field("@SUM(A1)"), R"x("'@SUM(A1)")x");
+  EXPECT_EQ(csv_field("k\x1b[31mred\x07"), "k?[31mred?");
+  EXPECT_EQ(csv_field("gemm_kernel-2"), "gemm_kernel-2");  // only a leading sign is a formula
 }
 
 TEST(ProfileWriters, MarkdownEscapesPipesEmphasisAndHtml) {

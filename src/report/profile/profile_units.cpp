@@ -98,8 +98,15 @@ std::string platform_summary(const TraceInfo& trace) {
 }
 
 std::string csv_field(std::string_view text) {
-  const std::string clean = valid_utf8(text);
-  if (clean.find_first_of(",\"\r\n") == std::string::npos) {
+  // Control bytes become '?' (a name from a trace is data, not layout), and a cell a spreadsheet
+  // would run as a formula (=, +, -, @ first) gets a leading apostrophe, as OWASP advises.
+  std::string clean = printable(text);
+  const bool formula = !clean.empty() && (clean.front() == '=' || clean.front() == '+' ||
+                                          clean.front() == '-' || clean.front() == '@');
+  if (formula) {
+    clean.insert(clean.begin(), '\'');
+  }
+  if (!formula && clean.find_first_of(",\"") == std::string::npos) {
     return clean;
   }
   std::string out = "\"";

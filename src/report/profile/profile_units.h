@@ -30,7 +30,9 @@ std::string_view activity_kind_name(ActivityKind kind);
 // "nvidia, NVIDIA H100 80GB HBM3" / "amd, 8x gfx950" / "unknown vendor".
 std::string platform_summary(const TraceInfo& trace);
 
-// One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; quotes doubled.
+// One CSV field (RFC 4180): control bytes replaced by '?', a leading =, +, - or @ (a formula
+// to a spreadsheet) behind an apostrophe, quoted when it holds a comma or quote or starts so;
+// quotes doubled.
 std::string csv_field(std::string_view text);
 // Text for a Markdown table cell: printable, pipes, emphasis and HTML characters escaped.
 std::string markdown_cell(std::string_view text);
