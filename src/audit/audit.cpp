@@ -156,6 +156,9 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   scan_options.walk.excludes = config.scan_exclude;
   scan_options.walk.excludes.insert(scan_options.walk.excludes.end(), inputs.excludes.begin(),
                                     inputs.excludes.end());
+  if (inputs.max_file_size) {
+    scan_options.walk.max_file_size = *inputs.max_file_size;
+  }
   // One walk and one run of the rules: the dry run below replays this scan's listing, and the
   // findings the translation resolves are read from this scan, not found again.
   TreeListing listing;
@@ -240,6 +243,11 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   result.verdict = decide_verdict(
       {result.items, result.effort, result.kernels, result.cost, traced, &result.feature_gaps},
       config.verdict);
+  result.source_coverage = scan_coverage(scan_result);
+  result.verdict.incomplete = coverage_gap(result.source_coverage);
+  if (!result.verdict.incomplete.empty()) {
+    result.verdict.headline += " (incomplete: " + result.verdict.incomplete + ")";
+  }
 
   // A trace is an input like a throughput: one a script made, or one with no host side at all,
   // is flagged next to the verdict, not only in the inputs table.

@@ -27,6 +27,9 @@ struct AuditInputs {
   // --exclude: gitignore-syntax globs the scan and the translation dry run leave out, after the
   // config's [scan] exclude ones (so a "!glob" here re-includes what the config left out).
   std::vector<std::string> excludes;
+  // --max-filesize: larger files are not read (and make the verdict incomplete when they are
+  // product files); none: the walker's default.
+  std::optional<std::uint64_t> max_file_size;
   // `gpuport bench` results whose throughput at the SLO replaces the config's throughput_rps.
   std::optional<std::string> bench_nvidia;
   std::optional<std::string> bench_amd;

@@ -11,6 +11,7 @@
 
 #include "profile/classify.h"
 #include "profile/trace.h"
+#include "scan/coverage.h"
 #include "scan/scan_result.h"
 #include "scan/tier.h"
 
@@ -301,6 +302,8 @@ struct VerdictSummary {
   // Both throughputs came from the team (its config or `gpuport bench` results): only then can
   // the cost decide the verdict.
   bool cost_decides = false;
+  // "3 product files were not read (3 unreadable)": the verdict rests on part of the code.
+  std::string incomplete;
 };
 
 // ---- What to measure before committing
@@ -354,6 +357,9 @@ struct AuditResult {
   VerdictSummary verdict;
   MeasurePlan measure_first;  // the hot library work to measure on AMD, and the largest risk
   TraceCoverage coverage;
+  // Product files the scan could not read (unreadable, over --max-filesize): the estimate leaves
+  // them out, and the verdict says it is incomplete.
+  ScanCoverage source_coverage;
   double hot_threshold = 0.02;        // share of GPU time
   std::vector<std::string> warnings;  // one line each: unreadable files, unjoined kernels, ...
 };

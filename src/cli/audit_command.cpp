@@ -15,6 +15,7 @@
 #include "cli/command_line.h"
 #include "cli/command_output.h"
 #include "cli/progress.h"
+#include "cli/scan_command.h"
 #include "cli/scan_exclusions.h"
 #include "report/audit/audit_html.h"
 #include "report/audit/audit_json.h"
@@ -95,6 +96,7 @@ struct RawAuditArgs {
   bool print_default_config = false;
   unsigned jobs = 1;
   bool quiet = false;
+  std::string max_filesize = "16M";
 };
 
 void define_flags(CLI::App& app, RawAuditArgs& raw) {
@@ -125,6 +127,11 @@ void define_flags(CLI::App& app, RawAuditArgs& raw) {
       ->capture_default_str();
   app.add_flag("--print-default-config", raw.print_default_config,
                "Print the shipped defaults (every key, commented with its source) and exit");
+  app.add_option("--max-filesize", raw.max_filesize,
+                 "Files larger than this are not read; a product source among them makes the "
+                 "verdict incomplete. Bytes or K/M/G")
+      ->type_name("SIZE")
+      ->capture_default_str();
   app.add_option("-j,--jobs", raw.jobs, "Threads for the scan (default: all cores)")
       ->type_name("N")
       ->check(CLI::Range(1u, 1024u));
@@ -172,6 +179,12 @@ tl::expected<AuditCommandConfig, UsageError> validate(const RawAuditArgs& raw) {
   }
   config.jobs = raw.jobs;
   config.quiet = raw.quiet;
+  auto max_size = parse_size(raw.max_filesize);
+  if (!max_size) {
+    return tl::unexpected(UsageError{fmt::format("invalid --max-filesize '{}': {}",
+                                                 printable(raw.max_filesize), max_size.error())});
+  }
+  config.max_file_size = *max_size;
   return config;
 }
 
@@ -283,6 +296,7 @@ int run_audit_command(const CommandArgs& args) {
   inputs.bench_nvidia = config->bench_nvidia;
   inputs.bench_amd = config->bench_amd;
   inputs.jobs = config->jobs;
+  inputs.max_file_size = config->max_file_size;
   inputs.progress = [&line](AuditStage stage, std::string_view detail) {
     line.show(stage, detail);
   };

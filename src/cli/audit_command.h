@@ -36,6 +36,7 @@ struct AuditCommandConfig {
   bool print_default_config = false;
   unsigned jobs = 1;
   bool quiet = false;
+  std::uint64_t max_file_size = 0;  // --max-filesize, parsed
 };
 
 tl::expected<AuditCommandConfig, UsageError> parse_audit_args(const CommandArgs& args,

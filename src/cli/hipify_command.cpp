@@ -434,6 +434,20 @@ int run_hipify_command(const CommandArgs& args) {
                  printable(run.error().path).c_str(), printable(run.error().message).c_str());
     return 2;
   }
+  // A file named on the command line that cannot be read or translated is an input error:
+  // `hipify FILE --stdout` printed nothing and exited 0.
+  for (const FileOutcome& file : run->files) {
+    const InputRoot& root = run->roots[file.root];
+    const bool unread =
+        file.reason == SkipReason::Unreadable || file.reason == SkipReason::TooLarge;
+    if (!root.directory && unread) {
+      std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n", printable(root.path).c_str(),
+                   file.reason == SkipReason::TooLarge
+                       ? fmt::format("{} bytes, over --max-filesize", file.size).c_str()
+                       : printable(file.reason_detail).c_str());
+      return 2;
+    }
+  }
   auto plan = plan_output(*run, config->output);
   if (!plan) {
     std::fprintf(stderr, "gpuport: error: %s: %s\n", printable(plan.error().path).c_str(),

@@ -13,6 +13,7 @@
 #include "cli/command_line.h"
 #include "cli/command_output.h"
 #include "cli/progress.h"
+#include "cli/scan_command.h"
 #include "cli/scan_exclusions.h"
 #include "profile/analysis/profile.h"
 #include "profile/source_join.h"
@@ -22,6 +23,7 @@
 #include "report/profile/profile_markdown.h"
 #include "report/profile/profile_text.h"
 #include "report/text_util.h"
+#include "scan/coverage.h"
 #include "source/file_system.h"
 
 namespace gpuport {
@@ -94,6 +96,7 @@ struct RawProfileArgs {
   std::string color = "auto";
   unsigned jobs = 1;
   bool quiet = false;
+  std::string max_filesize = "16M";
 };
 
 void define_flags(CLI::App& app, RawProfileArgs& raw) {
@@ -107,6 +110,11 @@ void define_flags(CLI::App& app, RawProfileArgs& raw) {
                  "Join the kernels of a 'gpuport scan --format json' file instead")
       ->type_name("FILE");
   add_exclude_option(app, raw.excludes);
+  app.add_option("--max-filesize", raw.max_filesize,
+                 "With --source: larger files are not read (a warning lists product sources "
+                 "among them); bytes or K/M/G")
+      ->type_name("SIZE")
+      ->capture_default_str();
   add_scan_config_option(app, raw.config);
   app.add_option("--input-format", raw.input_format,
                  "Read TRACE as this format instead of detecting it (list below)")
@@ -179,6 +187,12 @@ tl::expected<ProfileConfig, UsageError> validate(const RawProfileArgs& raw) {
   }
   config.color = *color;
   config.jobs = raw.jobs;
+  auto max_size = parse_size(raw.max_filesize);
+  if (!max_size) {
+    return tl::unexpected(UsageError{fmt::format("invalid --max-filesize '{}': {}",
+                                                 printable(raw.max_filesize), max_size.error())});
+  }
+  config.max_file_size = *max_size;
   config.quiet = raw.quiet;
   return config;
 }
@@ -198,6 +212,7 @@ std::optional<std::vector<SourceKernel>> source_kernels(const ProfileConfig& con
   ScanOptions options;
   options.walk.jobs = config.jobs;
   options.walk.excludes = config.excludes;
+  options.walk.max_file_size = config.max_file_size;
   ScanProgress progress;
   tl::expected<ScanResult, IoError> result;
   {
@@ -208,6 +223,10 @@ std::optional<std::vector<SourceKernel>> source_kernels(const ProfileConfig& con
     std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n",
                  printable(config.source_root).c_str(), printable(result.error().message).c_str());
     return std::nullopt;
+  }
+  if (const std::string gap = coverage_gap(scan_coverage(*result)); !gap.empty()) {
+    std::fprintf(stderr, "gpuport: warning: --source: %s; their kernels are not joined\n",
+                 gap.c_str());
   }
   std::vector<SourceKernel> kernels;
   kernels.reserve(result->kernels.size());

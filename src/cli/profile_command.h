@@ -33,6 +33,7 @@ struct ProfileConfig {
   std::string output;
   ColorMode color = ColorMode::Auto;
   unsigned jobs = 1;
+  std::uint64_t max_file_size = 0;  // --max-filesize of the --source scan
   bool quiet = false;
 };
 

@@ -26,6 +26,7 @@
 #include "report/sarif_report.h"
 #include "report/text_report.h"
 #include "report/text_util.h"
+#include "scan/coverage.h"
 #include "source/atomic_write.h"
 
 namespace gpuport {
@@ -418,6 +419,11 @@ int report_and_status(const ScanResult& result, const ScanConfig& config,
     print_warnings(result);
   }
   if (config.fail_on) {
+    // The gate judged what it read; say so when product files are missing from it.
+    if (const std::string gap = coverage_gap(scan_coverage(result)); !gap.empty()) {
+      std::fprintf(stderr, "gpuport: warning: --fail-on judged an incomplete scan: %s\n",
+                   gap.c_str());
+    }
     const std::uint64_t count = findings_at_or_above(result, *config.fail_on);
     if (count > 0) {
       std::fprintf(stderr, "gpuport: --fail-on %s: %llu finding%s at or above this tier\n",
@@ -456,6 +462,19 @@ int run_scan_command(const CommandArgs& args) {
     std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n", printable(config->root).c_str(),
                  printable(result.error().message).c_str());
     return 2;
+  }
+  // A file named on the command line that cannot be read is an input error, not a clean scan.
+  if (result->files_scanned == 0 && result->skipped.size() == 1 &&
+      !std::filesystem::is_directory(config->root)) {
+    const SkippedEntry& entry = result->skipped.front();
+    if (entry.reason == SkipReason::Unreadable || entry.reason == SkipReason::TooLarge) {
+      std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n",
+                   printable(config->root).c_str(),
+                   entry.reason == SkipReason::TooLarge
+                       ? fmt::format("{} bytes, over --max-filesize", entry.size).c_str()
+                       : printable(entry.detail).c_str());
+      return 2;
+    }
   }
 
   ReportOptions options;

@@ -1,6 +1,7 @@
 // JSON report: one ordered document mirroring ScanResult, streamed; every string is written as
 // valid UTF-8.
 #include "report/json_report.h"
+#include "scan/coverage.h"
 
 #include "report/json_writer.h"
 #include "report/report_groups.h"
@@ -372,6 +373,29 @@ void skipped(JsonWriter& w, const ScanResult& result) {
   w.end_object();
 }
 
+// Whether the findings cover every product file: the files that could not be read are listed.
+void coverage(JsonWriter& w, const ScanResult& result) {
+  const ScanCoverage covered = scan_coverage(result);
+  w.key("coverage");
+  w.begin_object();
+  w.field("complete", covered.complete());
+  w.field("files_read", covered.files_read);
+  w.field("files_skipped", covered.files_skipped);
+  w.field("summary", coverage_gap(covered));
+  w.key("unread_product_files");
+  w.begin_array();
+  for (const SkippedEntry& entry : covered.unread) {
+    w.begin_object();
+    w.field("path", entry.path);
+    w.field("reason", skip_reason_name(entry.reason));
+    w.field("size", entry.size);
+    w.field("detail", entry.detail);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
 void warnings(JsonWriter& w, const ScanResult& result) {
   w.key("warnings");
   w.begin_array();
@@ -410,6 +434,7 @@ void write_json(const ScanResult& result, const ReportOptions& options, OutputSi
   amd_path(w, result);
   amd_build_path(w, result);
   skipped(w, result);
+  coverage(w, result);
   warnings(w, result);
   w.end_object();
   w.finish();

@@ -1,6 +1,7 @@
 // Markdown report for a pull-request comment: the text report's content as tables, with the
 // full findings list folded into <details>.
 #include "report/markdown_report.h"
+#include "scan/coverage.h"
 
 #include <fmt/format.h>
 
@@ -102,12 +103,16 @@ class MarkdownWriter {
       }
       m_out += "\n";
     }
+    if (const std::string gap = coverage_gap(scan_coverage(m_result)); !gap.empty()) {
+      m_out += fmt::format("\n**Incomplete:** {} (see Coverage).\n", gap);
+    }
     portability();
     inventory();
     amd_path();
     findings_by_rule_table();
     findings_list();
     skipped();
+    coverage();
     return std::move(m_out);
   }
 
@@ -313,6 +318,19 @@ class MarkdownWriter {
                            m_result.findings.size() - listed);
     }
     m_out += "\n</details>\n";
+  }
+
+  void coverage() {
+    const ScanCoverage covered = scan_coverage(m_result);
+    if (covered.complete()) {
+      return;
+    }
+    m_out += fmt::format("\n### Coverage\n\n**Incomplete:** {}; their findings are missing.\n\n",
+                         coverage_gap(covered));
+    header({"File", "Reason", "Detail"}, "|---|---|---|");
+    for (const SkippedEntry& entry : covered.unread) {
+      row({code(entry.path), std::string(skip_reason_name(entry.reason)), cell(entry.detail)});
+    }
   }
 
   void skipped() {

@@ -1,5 +1,6 @@
 // Text report: header, portability table, CUDA inventory, AMD path, findings by rule, verdict.
 #include "report/text_report.h"
+#include "scan/coverage.h"
 
 #include <fmt/format.h>
 
@@ -28,6 +29,7 @@ class TextWriter {
     amd_path();
     findings();
     skipped();
+    coverage();
     verdict();
     return std::move(m_out);
   }
@@ -317,6 +319,26 @@ class TextWriter {
           rows);
   }
 
+  // Product files the scan could not read: listed, since their findings are missing.
+  void coverage() {
+    const ScanCoverage covered = scan_coverage(m_result);
+    if (covered.complete()) {
+      return;
+    }
+    title("Coverage");
+    line(fmt::format("  Incomplete: {}; their findings are missing.", coverage_gap(covered)));
+    constexpr std::size_t k_listed = 10;
+    for (std::size_t i = 0; i < covered.unread.size() && i < k_listed; ++i) {
+      const SkippedEntry& entry = covered.unread[i];
+      line(fmt::format("  {} ({}{}{})", printable(entry.path), skip_reason_name(entry.reason),
+                       entry.detail.empty() ? "" : ": ", printable(entry.detail)));
+    }
+    if (covered.unread.size() > k_listed) {
+      line(fmt::format("  ... and {} more (--format json lists all)",
+                       covered.unread.size() - k_listed));
+    }
+  }
+
   void verdict() {
     m_out += '\n';
     const AmdView view = amd_view(m_result);
@@ -343,6 +365,9 @@ class TextWriter {
           styled(tier, tier_color(tier), m_options.color), view.open);
     }
     m_out += text;
+    if (const std::string gap = coverage_gap(scan_coverage(m_result)); !gap.empty()) {
+      m_out += fmt::format(" Incomplete: {}.", gap);
+    }
     m_out += '\n';
   }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/json_report.h"
+#include "scan/coverage.h"
 #include "report/report_groups.h"
 #include "report/sarif_report.h"
 #include "report/text_util.h"
@@ -300,6 +301,22 @@ Json skipped_counts(const ScanResult& result) {
   return out;
 }
 
+Json coverage(const ScanResult& result) {
+  const ScanCoverage covered = scan_coverage(result);
+  Json unread = Json::array();
+  for (const SkippedEntry& entry : covered.unread) {
+    unread.push_back({{"path", str(entry.path)},
+                      {"reason", std::string(skip_reason_name(entry.reason))},
+                      {"size", entry.size},
+                      {"detail", str(entry.detail)}});
+  }
+  return {{"complete", covered.complete()},
+          {"files_read", covered.files_read},
+          {"files_skipped", covered.files_skipped},
+          {"summary", coverage_gap(covered)},
+          {"unread_product_files", unread}};
+}
+
 Json warnings(const ScanResult& result) {
   Json list = Json::array();
   for (const FileWarning& warning : result.warnings) {
@@ -331,6 +348,7 @@ std::string dom_json(const ScanResult& result, const ReportOptions& options) {
   document["amd_build"] = amd_build_path(result);
   document["skipped"] = skipped(result);
   document["skipped_by_reason"] = skipped_counts(result);
+  document["coverage"] = coverage(result);
   document["warnings"] = warnings(result);
   // Every string was repaired above; `replace` is a second guard so a dump can never throw.
   return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

@@ -36,10 +36,10 @@ TEST(JsonReport, TopLevelKeysInDocumentedOrder) {
   for (const char* key :
        {"schema_version", "tool", "root", "summary", "languages", "components", "findings", "rules",
         "kernels", "launches", "instantiation_files", "artifacts", "amd_path", "amd_build",
-        "skipped", "skipped_by_reason", "warnings"}) {
+        "skipped", "skipped_by_reason", "coverage", "warnings"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
   }
-  EXPECT_EQ(keys.size(), 17u);
+  EXPECT_EQ(keys.size(), 18u);
 }
 
 TEST(JsonReport, HeaderAndSummary) {

@@ -129,6 +129,28 @@ void write_verdict(JsonWriter& json, const VerdictSummary& verdict) {
   }
   json.end_array();
   json.field("cost_decides", verdict.cost_decides);
+  json.field("incomplete", verdict.incomplete);
+  json.end_object();
+}
+
+// The product files the scan could not read; the estimate leaves them out.
+void write_source_coverage(JsonWriter& json, const ScanCoverage& coverage) {
+  json.key("source_coverage");
+  json.begin_object();
+  json.field("complete", coverage.complete());
+  json.field("files_read", coverage.files_read);
+  json.field("files_skipped", coverage.files_skipped);
+  json.key("unread_product_files");
+  json.begin_array();
+  for (const SkippedEntry& entry : coverage.unread) {
+    json.begin_object();
+    json.field("path", entry.path);
+    json.field("reason", skip_reason_name(entry.reason));
+    json.field("size", entry.size);
+    json.field("detail", entry.detail);
+    json.end_object();
+  }
+  json.end_array();
   json.end_object();
 }
 
@@ -430,6 +452,7 @@ std::string render_audit_json(const AuditResult& result) {
   json.field("command", "audit");
   write_inputs(json, result.inputs);
   write_coverage(json, result.coverage);
+  write_source_coverage(json, result.source_coverage);
   write_verdict(json, result.verdict);
   write_effort(json, result.effort);
   write_cost(json, result.cost);

@@ -58,6 +58,10 @@ void summary(std::string& out, const AuditResult& result) {
   out += fmt::format("# gpuport audit: {}\n\n", markdown_cell(result.inputs.repo));
   out += fmt::format("**Verdict: {}** ({})\n\n", markdown_cell(verdict.headline),
                      verdict_id(verdict.kind));
+  if (!verdict.incomplete.empty()) {
+    out += fmt::format("> Incomplete: {}; the estimate leaves them out (see *Coverage*).\n",
+                       markdown_cell(verdict.incomplete));
+  }
   for (const std::string& assumed : verdict.assumed) {
     out += fmt::format("> Assumed: {}.\n", markdown_cell(assumed));
   }
@@ -68,8 +72,8 @@ void summary(std::string& out, const AuditResult& result) {
     out += fmt::format("> Largest unpriced risk: {}.\n",
                        markdown_cell(result.measure_first.largest_risk));
   }
-  if (!verdict.assumed.empty() || flags_the_estimate(result.effort.magnitude) ||
-      !result.measure_first.largest_risk.empty()) {
+  if (!verdict.incomplete.empty() || !verdict.assumed.empty() ||
+      flags_the_estimate(result.effort.magnitude) || !result.measure_first.largest_risk.empty()) {
     out += "\n";
   }
   if (!verdict.reasons.empty()) {
@@ -119,6 +123,27 @@ void summary(std::string& out, const AuditResult& result) {
   if (!result.warnings.empty()) {
     out += fmt::format("\n{} warning{}: see *Warnings* at the end.\n", result.warnings.size(),
                        result.warnings.size() == 1 ? "" : "s");
+  }
+}
+
+void coverage(std::string& out, const AuditResult& result, const Limits& limits) {
+  const ScanCoverage& coverage = result.source_coverage;
+  if (coverage.complete()) {
+    return;
+  }
+  out += fmt::format(
+      "\n## Coverage\n\n{} product file{} could not be read; their findings, "
+      "kernels and effort are missing from this report.\n\n",
+      coverage.unread.size(), coverage.unread.size() == 1 ? "" : "s");
+  out += "| File | Reason | Detail |\n|---|---|---|\n";
+  const std::size_t shown = std::min(coverage.unread.size(), limits.warnings);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const SkippedEntry& entry = coverage.unread[i];
+    out += fmt::format("| {} | {} | {} |\n", markdown_cell(entry.path),
+                       skip_reason_name(entry.reason), markdown_cell(entry.detail));
+  }
+  if (shown < coverage.unread.size()) {
+    out += fmt::format("\nand {} more: {}\n", coverage.unread.size() - shown, k_see_full);
   }
 }
 
@@ -420,6 +445,7 @@ std::string render_with(const AuditResult& result, const Limits& limits) {
   portability(out, result);
   gpu_time(out, result);
   findings(out, result, limits);
+  coverage(out, result, limits);
   warnings(out, result, limits);
   out +=
       fmt::format("\n_gpuport {}: the full report with charts is `--format html`._\n", k_version);
