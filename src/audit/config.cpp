@@ -4,6 +4,7 @@
 #include "audit/config.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,10 @@
 namespace gpuport {
 
 namespace {
+
+// The largest number a config may hold, in size: far above any price, rate, count or weight, and
+// small enough that the estimate's products of several inputs stay finite.
+constexpr double k_largest_input = 1e12;
 
 constexpr std::string_view k_defaults_name = "gpuport-defaults.toml";
 constexpr std::string_view k_prices_prefix = "prices.";
@@ -90,22 +95,32 @@ class Reader {
   }
   bool from_user(std::string_view key) const { return m_user.find(key) != m_user.end(); }
 
-  double at_least(std::string_view key, double minimum) {
+  // Every number: finite and at most k_largest_input in size, so that the estimate's products
+  // stay finite (1e308 became inf, then null or 0 with the wrong verdict).
+  double sized(std::string_view key) {
     const double value = number(key);
+    if (!(std::fabs(value) <= k_largest_input)) {
+      fail(key, fmt::format("must be at most {:g} in size", k_largest_input));
+      return 0;
+    }
+    return value;
+  }
+  double at_least(std::string_view key, double minimum) {
+    const double value = sized(key);
     if (!(value >= minimum)) {
       fail(key, fmt::format("must be at least {:g}", minimum));
     }
     return value;
   }
   double above(std::string_view key, double minimum) {
-    const double value = number(key);
+    const double value = sized(key);
     if (!(value > minimum)) {
       fail(key, fmt::format("must be greater than {:g}", minimum));
     }
     return value;
   }
   double between(std::string_view key, double low, double high) {
-    const double value = number(key);
+    const double value = sized(key);
     if (!(value >= low && value <= high)) {
       fail(key, fmt::format("must be between {:g} and {:g}", low, high));
     }

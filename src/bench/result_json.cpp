@@ -18,6 +18,9 @@ namespace gpuport {
 
 namespace {
 
+// The largest number a result may hold: far above any count, rate or time a run produces.
+constexpr double k_largest_result_number = 1e15;
+
 std::string number_text(double value) {
   return std::isfinite(value) ? fmt::format("{}", value) : "0";
 }
@@ -230,6 +233,12 @@ class ResultReader {
                       " for '" + std::string(key) + "'");
       return 0;
     }
+    // Counts are summed when results merge: kept far from the type's end.
+    if (static_cast<double>(out) > k_largest_result_number ||
+        static_cast<double>(out) < -k_largest_result_number) {
+      fail(value, fmt::format("'{}' must be at most {:g} in size", key, k_largest_result_number));
+      return 0;
+    }
     return out;
   }
   bool boolean(const JsonValue& object, std::string_view key, bool fallback = false,
@@ -250,6 +259,13 @@ class ResultReader {
         std::from_chars(value.text.data(), value.text.data() + value.text.size(), out);
     if (ec != std::errc() || !std::isfinite(out)) {
       fail(value, "number out of range for '" + std::string(key) + "'");
+      return 0;
+    }
+    // Every number of a result (rates, times, throughputs) is a size: none is negative, and
+    // none is so large that a sum or product over results leaves the finite doubles.
+    if (out < 0 || out > k_largest_result_number) {
+      fail(value, fmt::format("'{}' must be between 0 and {:g}", key, k_largest_result_number));
+      return 0;
     }
     return out;
   }

@@ -22,6 +22,13 @@ namespace gpuport {
 
 namespace {
 
+// The largest load settings taken: far beyond any server, small enough that schedules, prompts
+// and connection tables stay finite and fit in memory.
+constexpr double k_max_rate = 1e6;        // requests per second
+constexpr double k_max_burstiness = 1e6;  // gamma shape
+constexpr std::int64_t k_max_concurrency = 1'000'000;
+constexpr std::int64_t k_max_tokens = 10'000'000;  // a prompt or an answer, in tokens
+
 constexpr std::string_view k_description =
     "Measure an inference server under load: TTFT, TPOT, ITL and end-to-end latency at\n"
     "p50/p90/p95/p99/p99.9, request and token throughput, errors by kind. Speaks the OpenAI API\n"
@@ -258,10 +265,14 @@ tl::expected<std::vector<double>, UsageError> parse_sweep(std::string_view text,
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string_view item = text.substr(start, comma - start);
     auto value = parse_number(item);
-    if (!value || *value <= 0 || (!rates && std::floor(*value) != *value)) {
+    const double most = rates ? k_max_rate : static_cast<double>(k_max_concurrency);
+    if (!value || *value <= 0 || *value > most || (!rates && std::floor(*value) != *value)) {
       return usage(fmt::format("--sweep '{}': level {} ('{}') must be a positive {}",
                                printable(text), levels.size() + 1, printable(item),
-                               rates ? "rate" : "whole number of requests in flight"));
+                               rates ? fmt::format("rate of at most {:g}", k_max_rate)
+                                     : fmt::format("whole number of requests in flight, at "
+                                                   "most {}",
+                                                   k_max_concurrency)));
     }
     if (!levels.empty() && *value <= levels.back()) {
       return usage(fmt::format("--sweep '{}': levels must increase ('{}' after {:g})",
@@ -400,8 +411,9 @@ tl::expected<void, UsageError> set_load(const RawBenchArgs& raw, BenchRunConfig&
     return usage("--sweep lists concurrencies; to sweep rates write --sweep rate=5,10,20");
   }
   if (raw.rate >= 0 || rate_sweep) {
-    if (!rate_sweep && !(raw.rate > 0)) {
-      return usage(fmt::format("--rate {:g}: must be above 0 requests/s", raw.rate));
+    if (!rate_sweep && !(raw.rate > 0 && raw.rate <= k_max_rate)) {
+      return usage(fmt::format("--rate {:g}: must be above 0 and at most {:g} requests/s", raw.rate,
+                               k_max_rate));
     }
     load.mode = LoadMode::rate;
     load.rate = raw.rate;
@@ -426,8 +438,11 @@ tl::expected<void, UsageError> set_load(const RawBenchArgs& raw, BenchRunConfig&
     return usage(fmt::format("invalid --arrival '{}' (valid: poisson, gamma, constant)",
                              printable(raw.arrival)));
   }
-  if (!(raw.burstiness > 0) || !std::isfinite(raw.burstiness)) {
-    return usage("--burstiness must be above 0");
+  if (!(raw.burstiness > 0 && raw.burstiness <= k_max_burstiness)) {
+    return usage(fmt::format("--burstiness must be above 0 and at most {:g}", k_max_burstiness));
+  }
+  if (raw.concurrency > k_max_concurrency) {
+    return usage(fmt::format("--concurrency must be at most {}", k_max_concurrency));
   }
   load.burstiness = raw.arrival == "gamma" ? raw.burstiness : 1.0;
   load.seed = raw.seed;
@@ -465,11 +480,12 @@ tl::expected<void, UsageError> set_requests(const RawBenchArgs& raw, BenchRunCon
     return usage(
         fmt::format("invalid --api '{}' (valid: completions, chat, generic)", printable(raw.api)));
   }
-  if (raw.input_tokens < 1) {
-    return usage("--input-tokens must be at least 1");
+  // A prompt is built in memory: a length no model takes would only exhaust it.
+  if (raw.input_tokens < 1 || raw.input_tokens > k_max_tokens) {
+    return usage(fmt::format("--input-tokens must be from 1 to {}", k_max_tokens));
   }
-  if (raw.output_tokens < 1) {
-    return usage("--output-tokens must be at least 1");
+  if (raw.output_tokens < 1 || raw.output_tokens > k_max_tokens) {
+    return usage(fmt::format("--output-tokens must be from 1 to {}", k_max_tokens));
   }
   if (result.api == ApiKind::generic) {
     if (raw.body_template.empty()) {

@@ -1,5 +1,6 @@
 #include "profile/trace_reader.h"
 
+#include <string>
 #include <string_view>
 
 #include "profile/byte_stream.h"
@@ -41,7 +42,38 @@ std::size_t first_non_space(std::string_view text) {
   return at;
 }
 
+// A name in a one-line message: at most 80 bytes, control bytes as '?'.
+std::string printable_name(std::string_view name) {
+  std::string out;
+  for (const char c : name.substr(0, 80)) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += byte < 0x20 || byte == 0x7f ? '?' : c;
+  }
+  return name.size() > 80 ? out + "..." : out;
+}
+
 }  // namespace
+
+tl::expected<void, TraceError> check_activity_times(const Trace& trace) {
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+    const GpuActivity& activity = trace.activities[i];
+    std::int64_t end = 0;
+    const bool bad = activity.duration_ns < 0 ||
+                     __builtin_add_overflow(activity.start_ns, activity.duration_ns, &end) ||
+                     __builtin_add_overflow(total, activity.duration_ns, &total);
+    if (bad) {
+      return tl::unexpected(
+          TraceError{trace.path + ": GPU activity " + std::to_string(i + 1) + " ('" +
+                     printable_name(trace.names[activity.name]) +
+                     "'): " + std::to_string(activity.duration_ns) + " ns from " +
+                     std::to_string(activity.start_ns) + " ns: " +
+                     (activity.duration_ns < 0 ? "a negative duration"
+                                               : "the times overflow (GPU time past 2^63 ns)")});
+    }
+  }
+  return {};
+}
 
 tl::expected<Trace, TraceError> read_trace(const std::string& path, const ReadOptions& options) {
   auto stream = ByteStream::open(path);
@@ -71,15 +103,24 @@ tl::expected<Trace, TraceError> read_trace(const std::string& path, const ReadOp
     }
     family = ((*head)[at] == '{' || (*head)[at] == '[') ? Family::Json : Family::Csv;
   }
+  tl::expected<Trace, TraceError> trace;
   switch (*family) {
     case Family::Json:
-      return read_json_trace(*stream, options.format);
+      trace = read_json_trace(*stream, options.format);
+      break;
     case Family::Sqlite:
-      return read_sqlite_trace(path, options.format);
+      trace = read_sqlite_trace(path, options.format);
+      break;
     case Family::Csv:
+      trace = read_csv_trace(*stream, options.format);
       break;
   }
-  return read_csv_trace(*stream, options.format);
+  if (trace) {
+    if (auto checked = check_activity_times(*trace); !checked) {
+      return tl::unexpected(checked.error());
+    }
+  }
+  return trace;
 }
 
 }  // namespace gpuport

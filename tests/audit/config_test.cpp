@@ -215,6 +215,21 @@ TEST(AuditConfig, OutOfRangeValuesAreErrors) {
             "p.toml:2: 'verdict.bounded_max_days' = 1: must be at least 5");
 }
 
+// 1e308 is finite, but a product of it overflowed: the cost came out as null or 0 and the
+// verdict was wrong, with exit 0 (issue 27, item 8).
+TEST(AuditConfig, AbsurdFiniteNumbersAreRefusedWithTheirLine) {
+  EXPECT_EQ(error_of("[cost]\nmonthly_requests = 1e308\n"),
+            "p.toml:2: 'cost.monthly_requests' = 1e+308: must be at most 1e+12 in size");
+  EXPECT_EQ(error_of("[prices]\nH100 = 1.7e308\n"),
+            "p.toml:2: 'prices.H100' = 1.7e+308: must be at most 1e+12 in size");
+  EXPECT_EQ(error_of("[cost.amd]\nthroughput_rps = -1e300\n"),
+            "p.toml:2: 'cost.amd.throughput_rps' = -1e+300: must be at most 1e+12 in size");
+  EXPECT_EQ(error_of("[effort.mechanical]\nsmall_kernel_lines = 9223372036854775807\n"),
+            "p.toml:2: 'effort.mechanical.small_kernel_lines' = 9223372036854775807: must be at "
+            "most 1e+12 in size");
+  EXPECT_EQ(error_of("[cost]\nmonthly_requests = 1e12\n"), "(parsed)");
+}
+
 TEST(AuditConfig, SyntaxErrorsAreOneLineWithTheLine) {
   EXPECT_EQ(error_of("[hot]\nthreshold = \n"), "p.toml:2: Failed to parse value type");
   EXPECT_EQ(error_of("[hot]\nthreshold = 0.1\nthreshold = 0.2\n"),

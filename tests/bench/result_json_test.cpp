@@ -163,6 +163,21 @@ TEST(ResultJson, ErrorsNameFileLineColumnAndKey) {
   EXPECT_NE(read_error(with(good, "\"api\": \"completions\"", "\"api\": \"grpc\""))
                 .find("unknown api 'grpc' (use completions, chat or generic)"),
             std::string::npos);
+  // 1e308 is finite, but its sums and products were not: a merged or compared result came out
+  // as null or 0 with exit 0 (issue 27, item 8).
+  const std::string throughput = "\"request_throughput\": ";
+  const std::size_t at = good.find(throughput) + throughput.size();
+  const std::string huge =
+      good.substr(0, at) + "1e308" + good.substr(good.find_first_of(",\n", at));
+  EXPECT_EQ(read_error(huge), "h100.json:" + line_column(huge, at) +
+                                  ": 'request_throughput' must be between 0 and 1e+15");
+  const std::string negative =
+      good.substr(0, at) + "-3.5" + good.substr(good.find_first_of(",\n", at));
+  EXPECT_EQ(read_error(negative), "h100.json:" + line_column(negative, at) +
+                                      ": 'request_throughput' must be between 0 and 1e+15");
+  EXPECT_NE(read_error(with(good, "\"failed\": 2,", "\"failed\": 18446744073709551615,"))
+                .find("'failed' must be at most 1e+15 in size"),
+            std::string::npos);
   // A histogram whose count disagrees with its buckets is refused, not trusted.
   const std::string ttft = "\"ttft\": {\n      \"count\": 18";
   EXPECT_NE(read_error(with(good, ttft, "\"ttft\": {\n      \"count\": 19"))

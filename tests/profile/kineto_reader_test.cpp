@@ -196,6 +196,44 @@ TEST(KinetoReaderTest, AKernelWithoutANumericDurationIsAnErrorAtTheValue) {
   EXPECT_EQ(trace.error().message, "bad.json: byte 18: a GPU event without \"dur\"");
 }
 
+// A negative "dur" made one kernel 200 % of the GPU time and a total of -1,616 ns; a time past
+// int64 wrapped (issue 27, item 8). Both are refused where they are.
+TEST(KinetoReaderTest, NegativeOrOverflowingTimesAreErrorsAtTheValue) {
+  auto trace = read_json_text("bad.json", R"({"traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": -2.5}]})");
+  ASSERT_FALSE(trace.has_value());
+  EXPECT_EQ(trace.error().message, "bad.json: byte 76: \"dur\" of a GPU event is negative");
+  trace = read_json_text("bad.json", R"({"traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "k", "ts": 9000000000000000, "dur": 1000000000000000}]})");
+  ASSERT_FALSE(trace.has_value());
+  EXPECT_EQ(trace.error().message,
+            "bad.json: byte 91: \"ts\" + \"dur\" of a GPU event is past the largest time");
+}
+
+// Whatever the format, the durations of a trace must add up without overflow.
+TEST(KinetoReaderTest, DurationsThatAddUpPastTheLargestTimeAreRefused) {
+  Trace trace;
+  trace.path = "t.json";
+  const NameId name = trace.names.intern("gemm");
+  for (int i = 0; i < 3; ++i) {
+    GpuActivity activity;
+    activity.start_ns = 0;
+    activity.duration_ns = 4'000'000'000'000'000'000;  // 4e18: two fit in int64, three do not
+    activity.name = name;
+    trace.activities.push_back(activity);
+  }
+  const auto checked = check_activity_times(trace);
+  ASSERT_FALSE(checked.has_value());
+  EXPECT_EQ(checked.error().message,
+            "t.json: GPU activity 3 ('gemm'): 4000000000000000000 ns from 0 ns: the times "
+            "overflow (GPU time past 2^63 ns)");
+  trace.activities.pop_back();
+  EXPECT_TRUE(check_activity_times(trace).has_value());
+  trace.activities[0].duration_ns = -1616;
+  EXPECT_EQ(check_activity_times(trace).error().message,
+            "t.json: GPU activity 1 ('gemm'): -1616 ns from 0 ns: a negative duration");
+}
+
 TEST(KinetoReaderTest, IgnoredEventsMayHoldAnything) {
   // Skipped events are not interpreted: a string dur on a cpu_op is no concern.
   auto trace = read_json_text("ok.json", R"({"traceEvents": [

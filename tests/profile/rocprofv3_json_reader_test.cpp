@@ -82,6 +82,16 @@ TEST(Rocprofv3JsonReaderTest, OlderFlatDispatchRecords) {
   EXPECT_EQ(trace->activities[0].stream, 2);  // the queue when there is no stream
 }
 
+// end - start was taken as it came: a record that ends before it starts was a negative time in
+// every total (issue 27, item 8).
+TEST(Rocprofv3JsonReaderTest, ARecordThatEndsBeforeItStartsIsAnError) {
+  auto trace = read_json_text("r.json", R"({"rocprofiler-sdk-tool": [{"buffer_records":
+{"kernel_dispatch": [{"start_timestamp": 900, "end_timestamp": 100, "dispatch_info": {"kernel_id": 4}}]}}]})");
+  ASSERT_FALSE(trace.has_value());
+  EXPECT_EQ(trace.error().message,
+            "r.json: byte 66: a kernel_dispatch record that ends before it starts");
+}
+
 TEST(Rocprofv3JsonReaderTest, ARecordWithoutTimestampsIsAnError) {
   auto trace = read_json_text("r.json", R"({"rocprofiler-sdk-tool": [{"buffer_records":
 {"kernel_dispatch": [{"start_timestamp": 1, "dispatch_info": {"kernel_id": 4}}]}}]})");

@@ -247,6 +247,16 @@ void KinetoReader::read_event() {
         return;
       }
     }
+    // A negative or overflowing time made a kernel 200 % of the GPU time and a total negative.
+    std::int64_t end_ns = 0;
+    if (*dur.ns < 0) {
+      m_json.fail(dur.offset, "\"dur\" of a GPU event is negative");
+      return;
+    }
+    if (__builtin_add_overflow(*ts.ns, *dur.ns, &end_ns)) {
+      m_json.fail(dur.offset, "\"ts\" + \"dur\" of a GPU event is past the largest time");
+      return;
+    }
     GpuActivity activity;
     activity.start_ns = *ts.ns;
     activity.duration_ns = *dur.ns;
@@ -268,8 +278,9 @@ void KinetoReader::read_event() {
     return;
   }
   // Annotation ranges without usable times are of no use to anyone; they are left out.
-  if (ts.ns && dur.ns) {
-    m_trace.ranges.push_back(TraceRange{*ts.ns, *ts.ns + *dur.ns, m_trace.names.intern(m_name),
+  std::int64_t end_ns = 0;
+  if (ts.ns && dur.ns && *dur.ns >= 0 && !__builtin_add_overflow(*ts.ns, *dur.ns, &end_ns)) {
+    m_trace.ranges.push_back(TraceRange{*ts.ns, end_ns, m_trace.names.intern(m_name),
                                         event_class == EventClass::GpuRange});
   }
 }

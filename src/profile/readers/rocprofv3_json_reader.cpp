@@ -307,7 +307,11 @@ void Rocprofv3JsonReader::read_record(ActivityKind kind) {
   }
   GpuActivity activity;
   activity.start_ns = *fields.start;
-  activity.duration_ns = *fields.end - *fields.start;
+  if (__builtin_sub_overflow(*fields.end, *fields.start, &activity.duration_ns) ||
+      activity.duration_ns < 0) {
+    m_json.fail(offset, std::string("a ") + what + " record that ends before it starts");
+    return;
+  }
   activity.correlation = fields.correlation.value_or(-1);
   activity.stream = narrow(fields.stream ? fields.stream : fields.queue);
   activity.kind = kind;
