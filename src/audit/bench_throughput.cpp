@@ -4,6 +4,7 @@
 // that says what it is, and a run whose SLO was missed at every load is refused rather than
 // priced at a latency nobody would accept.
 #include "audit/bench_throughput.h"
+#include "source/bounded_read.h"
 
 #include <cerrno>
 #include <cstring>
@@ -30,13 +31,11 @@ std::string rps_text(double rps) {
 }  // namespace
 
 tl::expected<BenchThroughput, std::string> read_bench_throughput(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return tl::unexpected(path + ": cannot read: " + std::strerror(errno));
+  auto text = read_bounded_file(path, k_result_file_limit, "gpuport bench result");
+  if (!text) {
+    return tl::unexpected(path + ": cannot read: " + text.error().message);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto result = bench_result_from_json(text.str(), path);
+  auto result = bench_result_from_json(*text, path);
   if (!result) {
     return tl::unexpected(result.error());
   }

@@ -2,6 +2,7 @@
 // defaults with the same type (prices may add GPUs), values are range-checked, and the keys that
 // changed are recorded for the report.
 #include "audit/config.h"
+#include "source/bounded_read.h"
 
 #include <cerrno>
 #include <cmath>
@@ -338,20 +339,13 @@ tl::expected<AuditConfig, ConfigError> parse_audit_config(std::string_view text,
 }
 
 tl::expected<AuditConfig, ConfigError> load_audit_config(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    return tl::unexpected(ConfigError{path + ": cannot read: it is a directory"});
+  auto text = read_bounded_file(path, k_config_file_limit, "gpuport config");
+  if (!text) {
+    const std::string& why = text.error().message;
+    return tl::unexpected(ConfigError{
+        path + ": cannot read: " + (why == "is a directory" ? "it is a directory" : why)});
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    return tl::unexpected(ConfigError{path + ": cannot read: " + std::strerror(errno)});
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) {
-    return tl::unexpected(ConfigError{path + ": cannot read: " + std::strerror(errno)});
-  }
-  return parse_audit_config(text.str(), path);
+  return parse_audit_config(*text, path);
 }
 
 std::vector<std::string> unread_default_keys() {

@@ -1,5 +1,6 @@
 // Synthetic prompts of N common English words (≈ N tokens, see prompts.h) and JSONL datasets.
 #include "bench/prompts.h"
+#include "source/bounded_read.h"
 
 #include <algorithm>
 #include <array>
@@ -115,16 +116,11 @@ tl::expected<std::vector<DatasetPrompt>, std::string> parse_prompt_dataset(
 }
 
 tl::expected<std::vector<DatasetPrompt>, std::string> load_prompt_dataset(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return tl::unexpected(path + ": cannot read: " + std::strerror(errno));
+  auto text = read_bounded_file(path, k_report_file_limit, "prompt dataset");
+  if (!text) {
+    return tl::unexpected(path + ": cannot read: " + text.error().message);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    return tl::unexpected(path + ": cannot read: " + std::strerror(errno));
-  }
-  return parse_prompt_dataset(text.str(), path);
+  return parse_prompt_dataset(*text, path);
 }
 
 }  // namespace gpuport

@@ -1,5 +1,6 @@
 // `gpuport bench compare` and `gpuport bench merge`: read saved results, combine, write.
 #include "cli/bench_files.h"
+#include "source/bounded_read.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -51,13 +52,11 @@ constexpr std::string_view k_merge_footer =
     "  2  bad usage, an unreadable result, or results that cannot be merged";
 
 tl::expected<BenchResult, std::string> read_result(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return tl::unexpected(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  auto text = read_bounded_file(path, k_result_file_limit, "gpuport bench result");
+  if (!text) {
+    return tl::unexpected(fmt::format("cannot read '{}': {}", path, text.error().message));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return bench_result_from_json(text.str(), path);
+  return bench_result_from_json(*text, path);
 }
 
 int usage_error(const std::string& message) {

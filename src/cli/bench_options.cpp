@@ -1,5 +1,6 @@
 // `gpuport bench` flags and their validation into a BenchRunConfig.
 #include "cli/bench_options.h"
+#include "source/bounded_read.h"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -206,14 +207,12 @@ tl::unexpected<UsageError> usage(std::string message) {
 
 tl::expected<std::string, UsageError> read_whole_file(const std::string& path,
                                                       std::string_view option) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto text = read_bounded_file(path, k_config_file_limit, "request body template");
+  if (!text) {
     return usage(
-        fmt::format("{} '{}': cannot read: {}", option, printable(path), std::strerror(errno)));
+        fmt::format("{} '{}': cannot read: {}", option, printable(path), text.error().message));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return std::move(*text);
 }
 
 bool is_header_name(std::string_view name) {

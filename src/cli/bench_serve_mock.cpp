@@ -1,6 +1,7 @@
 // `gpuport bench --serve-mock`: each flag defined once (with its help), validated into a
 // ServeMockConfig, then the server runs until --duration or a signal.
 #include "cli/bench_serve_mock.h"
+#include "source/bounded_read.h"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -148,13 +149,12 @@ tl::expected<std::int64_t, UsageError> duration_flag(std::string_view flag,
 }
 
 tl::expected<std::string, UsageError> read_generic_response(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return usage(fmt::format("--generic-response: cannot read '{}'", path));
+  auto text = read_bounded_file(path, k_result_file_limit, "response body");
+  if (!text) {
+    return usage(
+        fmt::format("--generic-response: cannot read '{}': {}", path, text.error().message));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string body = text.str();
+  std::string body = std::move(*text);
   try {
     [[maybe_unused]] const auto parsed = nlohmann::json::parse(body);
   } catch (const nlohmann::json::parse_error& error) {

@@ -1,6 +1,7 @@
 // Trace kernels to scan definitions: by base name (CUDA names survive hipification, so AMD
 // traces join too), with namespaces breaking ties where both sides have them.
 #include "profile/source_join.h"
+#include "source/bounded_read.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -100,14 +101,12 @@ SourceMatch SourceIndex::find(const KernelName& name) const {
 }
 
 tl::expected<std::vector<SourceKernel>, TraceError> load_scan_kernels(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return tl::unexpected(TraceError{error_at(path, std::strerror(errno))});
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  auto text = read_bounded_file(path, k_report_file_limit, "gpuport scan report");
+  if (!text)
+    return tl::unexpected(TraceError{error_at(path, text.error().message)});
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(buffer.str());
+    document = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann counts bytes from 1 (the end of input counts as one); errors here give offsets.
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/compare_command.h"
@@ -26,6 +27,29 @@ std::string fixture(const std::string& name) {
 }
 
 class ProfileCli : public CliFixture {};
+
+// A 200 KB gzip that expands to one 200 MB kernel name grew memory until a bare
+// std::bad_alloc (issue 27, item 11): now one line naming the file and the byte.
+TEST_F(ProfileCli, ADecompressionBombIsOneLineNamingTheFile) {
+  const fs::path bomb = m_dir / "bomb.json.gz";
+  gzFile out = gzopen(bomb.c_str(), "wb9");
+  ASSERT_NE(out, nullptr);
+  const std::string head = R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": ")";
+  gzwrite(out, head.data(), static_cast<unsigned>(head.size()));
+  const std::string block(1 << 20, 'A');
+  for (int i = 0; i < 200; ++i) {
+    gzwrite(out, block.data(), static_cast<unsigned>(block.size()));
+  }
+  const std::string tail = R"(", "ts": 1, "dur": 2}]})";
+  gzwrite(out, tail.data(), static_cast<unsigned>(tail.size()));
+  gzclose(out);
+  const CliRun run = gpuport("profile " + shell_quoted(bomb.string()));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "gpuport: error: " + bomb.string() +
+                         ": byte 54: one value is longer than 64 MiB (a trace holds names and "
+                         "numbers; this is no trace)\n");
+  EXPECT_EQ(run.out, "");
+}
 
 TEST_F(ProfileCli, HelpTeachesColumnsStepsExamplesAndExitCodes) {
   const CliRun run = gpuport("profile --help");

@@ -136,6 +136,28 @@ TEST(JsonReaderTest, SkipValueAndSkipRestLandOnTheNextMember) {
   }
 }
 
+// A 37 MB gzip of one 8 GB string grew memory until a bare std::bad_alloc (issue 27, item 11):
+// one value past the cap is an error at its first byte, whether read or skipped whole.
+TEST(JsonReaderTest, AValueLongerThanTheCapIsAnErrorAtItsStart) {
+  const std::string text = "{\"name\": \"" + std::string(300, 'a') + "\", \"n\": 1}";
+  ByteStream in = ByteStream::from_memory("bomb.json", text);
+  JsonReader reader(in, 16, 256);
+  std::string_view key;
+  ASSERT_TRUE(reader.enter_object());
+  ASSERT_TRUE(reader.next_key(key));
+  EXPECT_EQ(reader.read_string(), "");
+  ASSERT_TRUE(reader.failed());
+  EXPECT_EQ(reader.error().message,
+            "bomb.json: byte 9: one value is longer than 256 bytes (a trace holds names and "
+            "numbers; this is no trace)");
+  ByteStream fits = ByteStream::from_memory("ok.json", text);
+  JsonReader roomy(fits, 16, 512);
+  ASSERT_TRUE(roomy.enter_object());
+  ASSERT_TRUE(roomy.next_key(key));
+  EXPECT_EQ(roomy.read_string().size(), 300u);
+  EXPECT_FALSE(roomy.failed());
+}
+
 TEST(JsonReaderTest, AByteOrderMarkIsAllowedAtTheStart) {
   EXPECT_EQ(echo_text("\xEF\xBB\xBF[1]", 2), "[1]");
   EXPECT_EQ(error_of("\xEF\xBB\xBF[1]"), "");

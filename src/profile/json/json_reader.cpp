@@ -64,8 +64,11 @@ std::string describe_byte(char c) {
   return std::string("byte 0x") + hex[byte >> 4] + hex[byte & 15];
 }
 
-JsonReader::JsonReader(ByteStream& in, std::size_t chunk)
-    : m_in(in), m_buffer(new char[chunk == 0 ? 1 : chunk]), m_capacity(chunk == 0 ? 1 : chunk) {
+JsonReader::JsonReader(ByteStream& in, std::size_t chunk, std::size_t max_value)
+    : m_in(in),
+      m_buffer(new char[chunk == 0 ? 1 : chunk]),
+      m_max_value(max_value),
+      m_capacity(chunk == 0 ? 1 : chunk) {
   m_base = in.position();
   // A UTF-8 byte order mark may precede the document.
   while (m_end < 3 && refill()) {
@@ -107,6 +110,14 @@ bool JsonReader::refill() {
     m_pos = 0;
   }
   if (m_end == m_capacity) {
+    if (m_capacity >= m_max_value) {
+      const std::string limit = m_max_value % (1u << 20) == 0
+                                    ? std::to_string(m_max_value >> 20) + " MiB"
+                                    : std::to_string(m_max_value) + " bytes";
+      fail(m_base, "one value is longer than " + limit +
+                       " (a trace holds names and numbers; this is no trace)");
+      return false;
+    }
     // One token fills the whole buffer: make room for the rest of it.
     std::unique_ptr<char[]> bigger(new char[m_capacity * 2]);
     std::memcpy(bigger.get(), m_buffer.get(), m_end);

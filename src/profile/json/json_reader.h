@@ -31,8 +31,12 @@ class JsonReader {
  public:
   static constexpr std::size_t k_default_chunk = 256 * 1024;
   static constexpr std::size_t k_max_depth = 1024;
+  // The longest single value (a string, a number) held in memory: far above any kernel or range
+  // name, far below what a decompression bomb makes (a 37 MB gzip of one 8 GB string).
+  static constexpr std::size_t k_default_max_value = 64 * 1024 * 1024;
 
-  explicit JsonReader(ByteStream& in, std::size_t chunk = k_default_chunk);
+  explicit JsonReader(ByteStream& in, std::size_t chunk = k_default_chunk,
+                      std::size_t max_value = k_default_max_value);
 
   // The kind of the next value, after whitespace; None at an error (truncation included).
   ValueKind peek();
@@ -97,6 +101,7 @@ class JsonReader {
 
   ByteStream& m_in;
   std::unique_ptr<char[]> m_buffer;
+  std::size_t m_max_value = k_default_max_value;
   std::size_t m_capacity = 0;
   std::size_t m_pos = 0;
   std::size_t m_end = 0;
