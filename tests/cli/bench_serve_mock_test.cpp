@@ -105,7 +105,7 @@ TEST(ServeMockArgs, BadValuesAreOneLineErrors) {
   EXPECT_EQ(error_of({"--duration", "soon"}),
             "--duration: duration 'soon': 'soon' is not a number (e.g. 50ms, 2s, 250us)");
   EXPECT_EQ(error_of({"--generic-response", "/nonexistent/x.json"}),
-            "--generic-response: cannot read '/nonexistent/x.json'");
+            "--generic-response: cannot read '/nonexistent/x.json': No such file or directory");
   EXPECT_NE(error_of({"--bogus"}).find("--bogus"), std::string::npos);
 }
 
