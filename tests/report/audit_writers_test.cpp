@@ -166,6 +166,17 @@ TEST(AuditHtml, HostileKernelNamesAreEscapedEverywhere) {
   EXPECT_THAT(html, HasSubstr("<a href=\"#kernel-1\">k&lt;T&amp;, &quot;x&quot;&gt;</a>"));
 }
 
+// A kernel's findings are labelled by rule and line, found by anchor in one index (a search of
+// every finding per kernel finding made the report quadratic: 187 s on 100,000 files); an
+// anchor no finding has keeps its own text.
+TEST(AuditHtml, KernelFindingsAreLabelledByRuleAndLine) {
+  AuditResult audit = testing::sample_audit();
+  audit.kernels.front().finding_anchors.push_back("finding-none");
+  const std::string html = render_audit_html(audit);
+  EXPECT_THAT(html, HasSubstr("<a href=\"#finding-GP-ASM-001-csrc/a.cu-12\">GP-ASM-001 line "
+                              "12</a><br><a href=\"#finding-none\">finding-none</a>"));
+}
+
 TEST(AuditHtml, HasTheFourChartsAndTheTables) {
   const std::string html = render_audit_html(testing::sample_audit());
   for (const std::string_view title :

@@ -2,6 +2,10 @@
 // that something links to carries the anchor the audit gave it as its id.
 #include <fmt/format.h>
 
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
 #include "report/audit/audit_html_parts.h"
 #include "report/audit/audit_units.h"
 #include "report/audit/html_text.h"
@@ -59,16 +63,26 @@ std::string evidence_list(const std::vector<EvidenceLink>& evidence) {
   return out;
 }
 
-std::string kernel_row(const AuditKernel& kernel, const AuditResult& result) {
+// Each finding by its anchor, looked up once per kernel finding: a search of every finding for
+// each made the report quadratic (187 s on a 100,000-file tree, against 4.5 s for JSON).
+using FindingsByAnchor = std::unordered_map<std::string_view, const AuditFinding*>;
+
+FindingsByAnchor findings_by_anchor(const AuditResult& result) {
+  FindingsByAnchor index;
+  index.reserve(result.findings.size());
+  for (const AuditFinding& finding : result.findings) {
+    index.emplace(finding.anchor, &finding);  // the first of a repeated anchor, as before
+  }
+  return index;
+}
+
+std::string kernel_row(const AuditKernel& kernel, const FindingsByAnchor& findings_index) {
   std::string findings;
   for (const std::string& anchor : kernel.finding_anchors) {
-    std::string label = anchor;
-    for (const AuditFinding& finding : result.findings) {
-      if (finding.anchor == anchor) {
-        label = fmt::format("{} line {}", finding.rule, finding.line);
-        break;
-      }
-    }
+    const auto it = findings_index.find(anchor);
+    const std::string label = it == findings_index.end()
+                                  ? anchor
+                                  : fmt::format("{} line {}", it->second->rule, it->second->line);
     findings += (findings.empty() ? "" : "<br>") + link(anchor, label);
   }
   const bool traced = kernel.hotness != Hotness::Untraced;
@@ -156,8 +170,9 @@ std::string kernels_section(const AuditResult& result) {
       format_share(result.hot_threshold));
   std::string hot;
   std::string rest;
+  const FindingsByAnchor index = findings_by_anchor(result);
   for (const AuditKernel& kernel : result.kernels) {
-    (kernel.hotness == Hotness::Hot ? hot : rest) += kernel_row(kernel, result);
+    (kernel.hotness == Hotness::Hot ? hot : rest) += kernel_row(kernel, index);
   }
   out += hot.empty() ? "<p>No kernel is hot.</p>\n"
                      : std::string(k_kernel_header) + hot + "</table>\n";
