@@ -52,6 +52,8 @@ class MockConnection : public std::enable_shared_from_this<MockConnection> {
     std::int64_t chunks_total = 0;
     std::int64_t chunks_sent = 0;
     std::int64_t next_due_ns = 0;
+    std::int64_t admitted_ns = 0;
+    std::int64_t next_active = 0;  // the generating requests that scaled the next delay
     std::uint64_t number = 0;
     bool admitted = false;
     bool released = false;
@@ -248,7 +250,9 @@ class MockConnection : public std::enable_shared_from_this<MockConnection> {
     }
     const std::int64_t ttft = scaled_latency_ns(sample_latency_ns(options().ttft, m_loop.random),
                                                 options().capacity, active);
-    m_gen.next_due_ns = m_state.now_ns() + ttft;
+    m_gen.admitted_ns = m_state.now_ns();
+    m_gen.next_due_ns = m_gen.admitted_ns + ttft;
+    m_gen.next_active = active;
     schedule_step();
   }
 
@@ -285,6 +289,11 @@ class MockConnection : public std::enable_shared_from_this<MockConnection> {
       ++m_gen.chunks_sent;
       const bool last = m_gen.tokens_sent == m_gen.output_tokens;
       if (m_gen.stream) {
+        if (options().stamp_schedule) {
+          append_http_chunk(m_out, ": schedule admitted=" + std::to_string(m_gen.admitted_ns) +
+                                       " due=" + std::to_string(due) +
+                                       " active=" + std::to_string(m_gen.next_active) + "\n\n");
+        }
         const bool malformed = m_gen.fault == FaultKind::malformed_sse &&
                                m_gen.chunks_sent == (m_gen.chunks_total + 1) / 2;
         append_sse_content_chunk(m_out, identity(), tokens, last, malformed);
@@ -303,6 +312,7 @@ class MockConnection : public std::enable_shared_from_this<MockConnection> {
       const std::int64_t active = m_state.active.load(std::memory_order_relaxed);
       m_gen.next_due_ns = due + scaled_latency_ns(sample_latency_ns(options().itl, m_loop.random),
                                                   options().capacity, active);
+      m_gen.next_active = active;
     }
     flush();
     schedule_step();
@@ -328,7 +338,13 @@ class MockConnection : public std::enable_shared_from_this<MockConnection> {
         body.resize(body.size() / 2);  // Content-Length promises the whole body
         m_close_after_write = true;
       }
-      append_http_head(m_out, 200, "application/json", content_length, m_keep_alive);
+      const std::string schedule =
+          options().stamp_schedule
+              ? "X-Mock-Schedule: admitted=" + std::to_string(m_gen.admitted_ns) +
+                    " due=" + std::to_string(stall_release_ns(options().stall, m_gen.next_due_ns)) +
+                    "\r\n"
+              : std::string();
+      append_http_head(m_out, 200, "application/json", content_length, m_keep_alive, schedule);
       m_out += body;
     }
     if (!fault) {

@@ -81,6 +81,12 @@ struct MockServerOptions {
   std::string generic_response =
       R"({"model_name":"mock-model","outputs":[{"name":"OUTPUT0","shape":[1],"datatype":"FP32","data":[0.5]}]})";
   std::uint64_t seed = 0;
+  // The server's own plan, written into each response, so that tests check the timing logic
+  // exactly instead of measuring wall-clock time: before each streamed content event an SSE
+  // comment `: schedule admitted=NS due=NS active=N` (nanoseconds from the start; `due` after
+  // any stall; `active` the generating requests that scaled this delay), and on a whole response
+  // the header `X-Mock-Schedule: admitted=NS due=NS`. Clients ignore both.
+  bool stamp_schedule = false;
 };
 
 // "250us", "50ms", "2s", "1.5s"; a bare number is milliseconds. Negative values are refused.

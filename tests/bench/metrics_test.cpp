@@ -77,6 +77,30 @@ TEST(Metrics, VllmDefinitionsOnKnownRequests) {
   EXPECT_EQ(h.schedule_lag.min_us(), 1);  // 0 lag counts as the histogram's 1 µs floor
 }
 
+// Coordinated omission on injected times: 300 requests intended 10 ms apart, one in flight at
+// a time, each 1 ms at the server except request 50, which takes 1 s. The requests behind it
+// are sent late, when the slot frees: timed from the actual send they are fast (p99 1 ms), from
+// the intended send about 100 of them are late (p99 near 1 s).
+TEST(Metrics, UncorrectedP99HidesAStallThatTheCorrectedP99Shows) {
+  MetricsRecorder recorder;
+  std::int64_t free_at_ms = 0;
+  for (std::int64_t i = 0; i < 300; ++i) {
+    const std::int64_t intended_ms = i * 10;
+    const std::int64_t sent_ms = std::max(intended_ms, free_at_ms);
+    const std::int64_t server_ms = i == 50 ? 1000 : 1;
+    recorder.record(streamed(static_cast<std::uint64_t>(i), intended_ms, sent_ms - intended_ms,
+                             server_ms, 0, 1));
+    free_at_ms = sent_ms + server_ms + 3;  // + the usage chunk and [DONE]
+  }
+  const BenchMeasurement m = recorder.finish(3.0, 1);
+  const BenchHistograms& h = m.histograms;
+  ASSERT_EQ(h.e2el.count(), 300u);
+  EXPECT_LT(h.e2el.percentile_us(99), 5'000);  // 4 ms: the stall is 1 request in 300
+  EXPECT_GE(h.e2el.max_us(), 1'000'000);       // the one that was in it
+  EXPECT_GE(h.e2el_intended.percentile_us(99), 900'000);
+  EXPECT_GE(h.schedule_lag.percentile_us(99), 900'000);
+}
+
 TEST(Metrics, WarmupIsIgnoredAndErrorsAreCountedByKind) {
   MetricsRecorder recorder;
   RequestRecord warm = streamed(0, 0, 0, 100, 10, 5);

@@ -40,8 +40,9 @@ struct RawResponse {
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;                            // decoded (chunked framing removed)
   bool chunked = false;
-  bool chunk_framing_ok = true;  // every chunk size line parsed and ended in CRLF
-  std::vector<SseData> events;   // data: payloads, in order
+  bool chunk_framing_ok = true;   // every chunk size line parsed and ended in CRLF
+  std::vector<SseData> events;    // data: payloads, in order
+  std::vector<SseData> comments;  // ": ..." blocks (the mock's schedule stamps), in order
   double head_ms = -1;
   double done_ms = -1;
   std::string header(const std::string& name) const {
@@ -270,6 +271,8 @@ class TestConnection {
         sse_pending.erase(0, event_end + 2);
         if (event.starts_with("data: ")) {
           response.events.push_back(SseData{event.substr(6), now_ms});
+        } else if (event.starts_with(": ")) {
+          response.comments.push_back(SseData{event.substr(2), now_ms});
         }
       }
     }

@@ -275,16 +275,14 @@ TEST(KernelName, ArbitraryBytesNeverFailAndStayLinear) {
     const KernelName parsed = parse_kernel_name(name);
     EXPECT_EQ(parsed.raw, name);
   }
-  // Deep nesting and long runs of brackets: 1 MiB names take well under a second.
+  // Deep nesting and long runs of brackets: 1 MiB names parse in well under a second; a
+  // quadratic parser would take hours, which the test's watchdog (ctest TIMEOUT) turns into a
+  // failure without a wall-clock assertion.
   for (const std::string unit : {"a<", "(", "a<(", "[lambda(", "const ", "_Z", "void a::"}) {
     std::string name;
     while (name.size() < (1u << 20))
       name += unit;
-    const auto start = std::chrono::steady_clock::now();
     const KernelName parsed = parse_kernel_name(name);
-    const auto seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 2.0) << unit;
     EXPECT_EQ(parsed.raw.size(), name.size());
   }
 }

@@ -89,14 +89,13 @@ TEST(Glob, DoubleStarForms) {
   EXPECT_FALSE(glob_matches("a**b", "a/b"));
 }
 
+// An exponential matcher would not finish these in the lifetime of the machine: the test's
+// watchdog (ctest TIMEOUT) fails it, no wall-clock assertion needed.
 TEST(Glob, ManyStarsAreNotExponential) {
   const std::string pattern = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b";
   const std::string text(5000, 'a');
-  const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(glob_matches(pattern, text));
   EXPECT_FALSE(glob_matches("**/**/**/**/**/**/**/x", std::string(2000, '/') + "y"));
-  const auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_LT(elapsed, std::chrono::seconds(2));
 }
 
 TEST(IgnoreRules, BlankLinesAndCommentsAreSkipped) {
