@@ -2,7 +2,6 @@
 // real traces, and one canonical spelling for nsys and Kineto (GNU demangler) names.
 #include "profile/kernel_name.h"
 
-#include <chrono>
 #include <random>
 #include <string>
 
