@@ -104,7 +104,9 @@ void define_flags(CLI::App& app, RawHipifyArgs& raw) {
   app.add_flag("--diff", raw.diff, "Print a unified diff of every change to stdout");
   app.add_flag("--rename", raw.rename, "Name translated .cu files .hip (with -o / --in-place)");
   app.add_flag("--force", raw.force,
-               "Write into a non-empty -o DIR; replace existing backups and .hip files");
+               "Write into a non-empty -o DIR; re-run --in-place over files already backed up "
+               "(the new original goes to FILE.cuda.orig.N, never over a backup); replace .hip "
+               "files");
   app.add_flag("--build-files", raw.build_files,
                "Rewrite CMake files and setup.py for HIP (default: only report them)");
   app.add_flag("--stats", raw.stats,
