@@ -354,17 +354,7 @@ void amd_path(JsonWriter& w, const ScanResult& result) {
 }
 
 void skipped(JsonWriter& w, const ScanResult& result) {
-  w.key("skipped");
-  w.begin_array();
-  for (const SkippedEntry& entry : result.skipped) {
-    w.begin_object();
-    w.field("path", entry.path);
-    w.field("reason", skip_reason_name(entry.reason));
-    w.field("size", entry.size);
-    w.field("detail", entry.detail);
-    w.end_object();
-  }
-  w.end_array();
+  write_skipped_entries(w, "skipped", result.skipped);
   w.key("skipped_by_reason");
   w.begin_object();
   for (const NameCount& entry : skipped_by_reason(result)) {
@@ -382,17 +372,7 @@ void coverage(JsonWriter& w, const ScanResult& result) {
   w.field("files_read", covered.files_read);
   w.field("files_skipped", covered.files_skipped);
   w.field("summary", coverage_gap(covered));
-  w.key("unread_product_files");
-  w.begin_array();
-  for (const SkippedEntry& entry : covered.unread) {
-    w.begin_object();
-    w.field("path", entry.path);
-    w.field("reason", skip_reason_name(entry.reason));
-    w.field("size", entry.size);
-    w.field("detail", entry.detail);
-    w.end_object();
-  }
-  w.end_array();
+  write_skipped_entries(w, "unread_product_files", covered.unread);
   w.end_object();
 }
 
@@ -411,6 +391,21 @@ void warnings(JsonWriter& w, const ScanResult& result) {
 }
 
 }  // namespace
+
+void write_skipped_entries(JsonWriter& w, std::string_view key,
+                           std::span<const SkippedEntry> entries) {
+  w.key(key);
+  w.begin_array();
+  for (const SkippedEntry& entry : entries) {
+    w.begin_object();
+    w.field("path", entry.path);
+    w.field("reason", skip_reason_name(entry.reason));
+    w.field("size", entry.size);
+    w.field("detail", entry.detail);
+    w.end_object();
+  }
+  w.end_array();
+}
 
 void write_json(const ScanResult& result, const ReportOptions& options, OutputSink& sink) {
   JsonWriter w(sink);

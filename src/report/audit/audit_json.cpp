@@ -1,4 +1,5 @@
 #include "report/audit/audit_json.h"
+#include "report/json_report.h"
 
 #include <algorithm>
 
@@ -140,17 +141,7 @@ void write_source_coverage(JsonWriter& json, const ScanCoverage& coverage) {
   json.field("complete", coverage.complete());
   json.field("files_read", coverage.files_read);
   json.field("files_skipped", coverage.files_skipped);
-  json.key("unread_product_files");
-  json.begin_array();
-  for (const SkippedEntry& entry : coverage.unread) {
-    json.begin_object();
-    json.field("path", entry.path);
-    json.field("reason", skip_reason_name(entry.reason));
-    json.field("size", entry.size);
-    json.field("detail", entry.detail);
-    json.end_object();
-  }
-  json.end_array();
+  write_skipped_entries(json, "unread_product_files", coverage.unread);
   json.end_object();
 }
 
