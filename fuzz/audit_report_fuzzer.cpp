@@ -205,7 +205,15 @@ AuditResult build(FuzzedDataProvider& in) {
     r.verdict.assumed.push_back(b.text());
   }
   r.verdict.cost_decides = in.ConsumeBool();
+  r.verdict.incomplete = b.text();
   r.coverage = {in.ConsumeBool(), b.number(), b.number(), b.text()};
+  r.source_coverage.files_read = in.ConsumeIntegral<std::uint64_t>();
+  r.source_coverage.files_skipped = in.ConsumeIntegral<std::uint64_t>();
+  for (std::size_t i = b.items(3); i > 0; --i) {
+    r.source_coverage.unread.push_back(
+        {b.text(), in.ConsumeBool() ? SkipReason::Unreadable : SkipReason::TooLarge,
+         in.ConsumeIntegral<std::uint64_t>(), b.text()});
+  }
   r.hot_threshold = b.number();
   for (std::size_t i = b.items(2); i > 0; --i) {
     r.warnings.push_back(b.text());
@@ -279,6 +287,10 @@ AuditResult placeheld(AuditResult r) {
     p(reason.text), p(reason.anchor);
   }
   p(r.coverage.note);
+  p(r.verdict.incomplete);
+  for (SkippedEntry& entry : r.source_coverage.unread) {
+    p(entry.path), p(entry.detail);
+  }
   p(r.effort.magnitude.text);
   p(r.measure_first.first), p(r.measure_first.largest_risk);
   for (MeasureStep& step : r.measure_first.steps) {

@@ -21,6 +21,10 @@ void check(const tl::expected<gpuport::Trace, gpuport::TraceError>& trace) {
   for (const gpuport::GpuActivity& activity : trace->activities) {
     if (activity.name >= trace->names.size())
       std::abort();
+    std::int64_t end = 0;  // the reader refuses negative and overflowing times
+    if (activity.duration_ns < 0 ||
+        __builtin_add_overflow(activity.start_ns, activity.duration_ns, &end))
+      std::abort();
     has_kernel = has_kernel || activity.kind == gpuport::ActivityKind::Kernel;
   }
   for (const gpuport::LaunchCall& launch : trace->launches) {
@@ -29,6 +33,10 @@ void check(const tl::expected<gpuport::Trace, gpuport::TraceError>& trace) {
   }
   if (!has_kernel)
     std::abort();  // a trace without kernels must be refused
+  for (const gpuport::TraceRange& range : trace->ranges) {
+    if (range.end_ns < range.start_ns)
+      std::abort();
+  }
 }
 
 }  // namespace

@@ -21,8 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   for (const gpuport::GpuActivity& activity : trace->activities) {
     if (activity.name >= trace->names.size() ||
-        activity.device >= static_cast<std::int32_t>(trace->devices.size())) {
-      std::abort();
+        activity.device >= static_cast<std::int32_t>(trace->devices.size()) ||
+        activity.duration_ns < 0) {
+      std::abort();  // a record that ends before it starts is refused, never a negative time
     }
   }
   return 0;
