@@ -167,6 +167,9 @@ Json files_json(const HipifyRun& run, const OutputPlan& plan) {
     row["action"] = std::string(file_action_name(file.action));
     row["changed"] = file.changed;
     row["reason"] = file.reason ? Json(std::string(skip_reason_name(*file.reason))) : Json(nullptr);
+    row["kept_as_is"] = file.kept_as_is == KeptAsIs::No
+                            ? Json(nullptr)
+                            : Json(std::string(kept_as_is_name(file.kept_as_is)));
     row["lines"] = file.stats.lines;
     row["changed_lines"] = file.stats.changed_lines;
     row["converted"] = file.stats.converted;

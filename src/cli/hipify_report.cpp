@@ -100,6 +100,8 @@ HipifyCounts count_results(const HipifyRun& run) {
       case FileAction::Translate:
         ++counts.translated;
         counts.changed += file.changed ? 1 : 0;
+        counts.hip_shims += file.kept_as_is == KeptAsIs::HipShim ? 1 : 0;
+        counts.other_backends += file.kept_as_is == KeptAsIs::OtherBackend ? 1 : 0;
         counts.warnings += file.warnings.size();
         for (const Finding& finding : file.warnings) {
           ++by_rule[finding.rule];
@@ -209,6 +211,12 @@ std::string stats_text(const HipifyReport& report) {
       "  files                 {}: {} translated ({} changed), {}, {} copied\n",
       thousands(counts.files), thousands(counts.translated), thousands(counts.changed),
       plural(counts.build_files, "build file", "build files"), thousands(counts.copied));
+  if (counts.hip_shims + counts.other_backends > 0) {
+    out +=
+        fmt::format("  kept as they are      {}, {}\n",
+                    plural(counts.hip_shims, "HIP shim header", "HIP shim headers"),
+                    plural(counts.other_backends, "other-backend source", "other-backend sources"));
+  }
   if (counts.not_translated + counts.skipped > 0) {
     out += fmt::format("  not translated        {} (see the warnings)\n",
                        thousands(counts.not_translated + counts.skipped));

@@ -26,8 +26,10 @@ struct HipifyReport {
 // Totals both the text and the JSON report show.
 struct HipifyCounts {
   std::size_t files = 0;
-  std::size_t translated = 0;  // C/C++/CUDA sources run through the translator
-  std::size_t changed = 0;     // of those, changed
+  std::size_t translated = 0;      // C/C++/CUDA sources run through the translator
+  std::size_t changed = 0;         // of those, changed
+  std::size_t hip_shims = 0;       // of those, the project's HIP shim headers, kept as they are
+  std::size_t other_backends = 0;  // of those, SYCL/MUSA/... sources, kept as they are
   std::size_t build_files = 0;
   std::size_t build_files_rewritten = 0;
   std::size_t copied = 0;          // copied unchanged (not sources, binary, too large)

@@ -82,6 +82,7 @@ void process_file(const FileSystem& fs, const HipifyOptions& options, const Mapp
       outcome.action = FileAction::Translate;
       TranslationResult result = translate_cuda(outcome.display, bytes, table, options.translate);
       outcome.changed = result.changed && result.output != bytes;
+      outcome.kept_as_is = result.kept_as_is;
       if (outcome.changed) {
         outcome.output = std::move(result.output);
       }

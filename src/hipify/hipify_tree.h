@@ -51,8 +51,9 @@ struct FileOutcome {
   std::string disk_path;  // where the original is read from
   std::uint64_t size = 0;
   FileAction action = FileAction::Copy;
-  bool changed = false;  // `output` differs from the original
-  std::string output;    // the new text, when changed
+  bool changed = false;                // `output` differs from the original
+  KeptAsIs kept_as_is = KeptAsIs::No;  // a source copied untranslated on purpose
+  std::string output;                  // the new text, when changed
   TranslationStats stats;
   std::vector<Finding> warnings;
   std::vector<Finding> resolved;  // findings the translation itself fixes (not warnings)

@@ -25,6 +25,7 @@
 #include "scan/file_analysis.h"
 #include "scan/rules/catalog.h"
 #include "scan/rules/other_backends.h"
+#include "scan/rules/shim_define.h"
 #include "scan/suppression.h"
 
 namespace gpuport {
@@ -59,10 +60,17 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   const bool comments = ft.options.translate_comments;
   const bool hip_launches = ft.options.launch_syntax == LaunchSyntax::Hip;
   bool in_condition = false;
+  // The name a #define or #undef names is the project's, not a use: `#define cudaX hipX` and
+  // `#ifndef CUDART_PI_F / #define CUDART_PI_F ...` keep it, as conditions keep theirs.
+  bool macro_name_next = false;
   for (std::size_t i = 0; i < ts.tokens.size(); ++i) {
     const Token& token = ts.tokens[i];
     switch (token.kind) {
       case TokenKind::Identifier: {
+        if (macro_name_next) {
+          macro_name_next = false;
+          break;
+        }
         if (token.context == BranchContext::Hip || in_condition) {
           break;
         }
@@ -84,11 +92,13 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
       case TokenKind::DirectiveStart: {
         std::string_view name = directive_name(ts.text(token));
         in_condition = is_condition(name);
+        macro_name_next = name == "define" || name == "undef";
         includes.on_directive(i, name);
         break;
       }
       case TokenKind::DirectiveEnd:
         in_condition = false;
+        macro_name_next = false;
         break;
       case TokenKind::LaunchOpen:
         if (token.context != BranchContext::Hip) {
@@ -130,6 +140,18 @@ void add_warnings(const std::string& path, std::string_view source, const TokenS
 
 }  // namespace
 
+std::string_view kept_as_is_name(KeptAsIs kept) {
+  switch (kept) {
+    case KeptAsIs::OtherBackend:
+      return "other_backend";
+    case KeptAsIs::HipShim:
+      return "hip_shim";
+    case KeptAsIs::No:
+      break;
+  }
+  return "";
+}
+
 bool resolved_by_translation(std::string_view rule_id) {
   return rule_id == "GP-EXEC-011" || rule_id == "GP-MEM-007" || rule_id == "GP-TYPE-002" ||
          rule_id == "GP-TYPE-003";
@@ -142,9 +164,13 @@ TranslationResult translate_cuda(const std::string& path, std::string_view sourc
   lex_cuda(source, tokens);
 
   TranslationResult result;
-  if (!other_backend_of(tokens).name.empty()) {
-    // SYCL, Ascend C, MUSA, Metal, Vulkan or OpenCL code: not CUDA, copied as it is. The scan's
-    // GP-BACKEND-001 says why.
+  // SYCL, Ascend C, MUSA, Metal, Vulkan or OpenCL code is not CUDA (the scan's GP-BACKEND-001
+  // says why); a project's own CUDA-to-HIP shim header (`#define cudaMalloc hipMalloc`, three or
+  // more) is the AMD path itself: renaming its CUDA names would define HIP names as themselves
+  // (`#define HIPBLAS_OP_N HIPBLAS_OP_N`). Both are copied as they are.
+  const bool other_backend = !other_backend_of(tokens).name.empty();
+  if (other_backend || count_shim_defines(tokens) >= k_shim_header_defines) {
+    result.kept_as_is = other_backend ? KeptAsIs::OtherBackend : KeptAsIs::HipShim;
     result.stats.lines = count_lines(tokens);
     result.output.assign(source);
     result.diagnostics = tokens.diagnostics;

@@ -74,9 +74,18 @@ struct TranslationStats {
   std::uint32_t includes_removed = 0;          // duplicate includes dropped after renaming
 };
 
+// Why a C/C++ file was copied byte for byte without translating it.
+enum class KeptAsIs : std::uint8_t {
+  No,
+  OtherBackend,  // SYCL, MUSA, Ascend C, ...: not CUDA
+  HipShim,       // the project's own CUDA-to-HIP shim header: already the AMD path
+};
+std::string_view kept_as_is_name(KeptAsIs kept);  // "", "other_backend", "hip_shim"
+
 struct TranslationResult {
   std::string output;
   bool changed = false;
+  KeptAsIs kept_as_is = KeptAsIs::No;
   TranslationStats stats;
   // The scan's findings on the input that still need a person (Finding::file = path).
   std::vector<Finding> warnings;

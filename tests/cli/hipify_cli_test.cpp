@@ -355,6 +355,38 @@ TEST_F(HipifyCliTest, DiffQuotesUnusualFileNamesAndGitAppliesIt) {
   EXPECT_THAT(read_file(m_dir / "tree" / name), HasSubstr("hipMalloc"));
 }
 
+// llama.cpp's ggml-cuda has vendors/hip.h, its own CUDA-to-HIP shim: a diff of the tree must
+// not rewrite it into `#define HIPBLAS_OP_N HIPBLAS_OP_N` (issue 28, item 4).
+TEST_F(HipifyCliTest, TheProjectsHipShimIsKeptAsItIs) {
+  const fs::path repo = make_repo();
+  const std::string shim =
+      "#pragma once\n#include <hip/hip_runtime.h>\n#include <hipblas/hipblas.h>\n"
+      "#define CUBLAS_OP_N HIPBLAS_OP_N\n#define CUBLAS_OP_T HIPBLAS_OP_T\n"
+      "#define cudaStream_t hipStream_t\n#define cudaMalloc hipMalloc\n";
+  write_file(repo / "csrc/vendors/hip.h", shim);
+  const Outcome diff = gpuport("hipify repo --dry-run --diff --no-warnings -q");
+  ASSERT_EQ(diff.exit_code, 0) << diff.err;
+  EXPECT_THAT(diff.out, Not(HasSubstr("vendors/hip.h")));
+  EXPECT_THAT(diff.out, HasSubstr("+++ b/repo/csrc/scale.cu"));
+  const Outcome json = gpuport("hipify repo --dry-run --stats --format json -q");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  bool seen = false;
+  for (const auto& file : doc["files"]) {
+    if (file["path"] == "repo/csrc/vendors/hip.h") {
+      seen = true;
+      EXPECT_EQ(file["kept_as_is"], "hip_shim");
+      EXPECT_EQ(file["changed"], false);
+    } else {
+      EXPECT_TRUE(file["kept_as_is"].is_null()) << file["path"];
+    }
+  }
+  EXPECT_TRUE(seen);
+  const Outcome text = gpuport("hipify repo --dry-run --stats --no-warnings");
+  EXPECT_THAT(text.out + text.err,
+              HasSubstr("  kept as they are      1 HIP shim header, 0 other-backend sources\n"));
+}
+
 TEST_F(HipifyCliTest, StdoutPrintsTheTranslationOfOneFile) {
   const fs::path repo = make_repo();
   const Outcome run = gpuport("hipify repo/csrc/scale.cu --stdout --no-warnings -q");

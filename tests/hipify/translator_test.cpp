@@ -51,6 +51,33 @@ TEST(TranslatorRename, LeavesOtherBackendsSourcesAlone) {
   EXPECT_EQ(hipify(with_hip("cudaFree(p);\n")), with_hip("hipFree(p);\n"));
 }
 
+// A project's own CUDA-to-HIP shim (llama.cpp's vendors/hip.h) is the AMD path already:
+// renaming its CUDA names gave `#define HIPBLAS_OP_N HIPBLAS_OP_N` (issue 28, item 4).
+TEST(TranslatorRename, LeavesTheProjectsHipShimAlone) {
+  const std::string shim =
+      "#pragma once\n#include <hip/hip_runtime.h>\n"
+      "#define CUBLAS_OP_N HIPBLAS_OP_N\n#define CUBLAS_OP_T HIPBLAS_OP_T\n"
+      "#define cudaMalloc hipMalloc\n#define cudaFree(p) hipFree(p)\n"
+      "typedef cudaStream_t stream_t;\n";
+  const MappingTable& table = test_table::table();
+  const TranslationResult result = translate_cuda("vendors/hip.h", shim, table, plain());
+  EXPECT_EQ(result.output, shim);
+  EXPECT_FALSE(result.changed);
+  EXPECT_EQ(result.kept_as_is, KeptAsIs::HipShim);
+  // Two shim lines are not a shim header: the file is translated, but never the name a
+  // #define or #undef names (as #if conditions keep theirs).
+  const std::string two = with_hip(
+      "#define CUBLAS_OP_N HIPBLAS_OP_N\n#define cudaFree(p) hipFree(p)\n"
+      "#ifndef cudaMalloc\n#define cudaMalloc my_alloc\n#endif\n#undef cudaStream_t\n"
+      "#define CHECK(x) cudaMalloc(x)\ncudaStream_t s; cudaFree(p);\n");
+  EXPECT_EQ(
+      hipify(two),
+      with_hip("#define CUBLAS_OP_N HIPBLAS_OP_N\n#define cudaFree(p) hipFree(p)\n"
+               "#ifndef cudaMalloc\n#define cudaMalloc my_alloc\n#endif\n#undef cudaStream_t\n"
+               "#define CHECK(x) hipMalloc(x)\nhipStream_t s; hipFree(p);\n"));
+  EXPECT_EQ(translate_cuda("k.cu", two, table, plain()).kept_as_is, KeptAsIs::No);
+}
+
 TEST(TranslatorRename, LeavesCommentsAndStringsByDefault) {
   std::string source = with_hip(
       "// cudaMalloc the buffer\n"

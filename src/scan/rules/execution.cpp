@@ -4,6 +4,7 @@
 
 #include "lex/pp_worlds.h"
 #include "scan/inventory.h"
+#include "scan/rules/shim_define.h"
 #include "scan/rules/source_family.h"
 
 namespace gpuport::source_rules {
@@ -200,32 +201,12 @@ std::string_view directive_name(std::string_view start) {
 
 // `#define cudaMalloc hipMalloc`: a vendor shim (counted per file, an AMD-path sign).
 void check_shim_define(SourceContext& ctx, std::size_t i) {
-  std::size_t name = next_code(ctx, i);
-  if (ctx.kind(name) != TokenKind::Identifier) {
+  if (!is_shim_define(ctx.ts, i)) {
     return;
   }
-  std::string_view from = ctx.text(name);
-  if (!(from.starts_with("cu") || from.starts_with("CU") || from.starts_with("__shfl") ||
-        from.starts_with("nccl") || from.starts_with("__nv"))) {
-    return;
-  }
-  std::size_t to = next_code(ctx, name);
-  if (ctx.is_punct(to, "(") && ctx.tok[to].offset == ctx.tok[name].offset + ctx.tok[name].length) {
-    std::size_t close = match_forward(ctx, to, 64);
-    if (close == SIZE_MAX) {
-      return;
-    }
-    to = next_code(ctx, close);
-  }
-  std::string_view target = ctx.text(to);
-  if (ctx.kind(to) == TokenKind::Identifier &&
-      (target.starts_with("hip") || target.starts_with("HIP") || target.starts_with("roc") ||
-       target.starts_with("rccl") || target.starts_with("__hip") ||
-       (from.starts_with("__shfl") && target.starts_with("__shfl")))) {
-    State& state = t_state;
-    if (state.shim_defines++ == 0) {
-      state.first_shim_define = name;
-    }
+  State& state = t_state;
+  if (state.shim_defines++ == 0) {
+    state.first_shim_define = next_code(ctx, i);
   }
 }
 
@@ -278,7 +259,7 @@ void begin_execution(SourceContext&) {
 
 void finish_execution(SourceContext& ctx) {
   const State& state = t_state;
-  if (state.shim_defines >= 3) {
+  if (state.shim_defines >= k_shim_header_defines) {
     ctx.add_sign(AmdPathKind::VendorShimHeader, state.first_shim_define,
                  std::to_string(state.shim_defines) + " #defines of CUDA names to HIP names");
   }
