@@ -24,7 +24,7 @@ class Entry:
     hip: str
     roc: str
     family: str
-    kind: str  # function, type, constant, namespace, header
+    kind: str  # function, type, constant, namespace, header, condition
     support: str  # verified, documented, unsupported
     lifecycle: str  # current, deprecated, removed
     roc_support: str = ""  # verified / documented when `roc` is set (for the counts)
@@ -55,16 +55,19 @@ class Merged:
     exclude: set[str]
     headers: dict[str, tuple[str, str | None]]
     header_trees: list[tuple[str, str, tuple[str, ...]]]
+    guards: dict[str, str]
+    conditions: dict[str, str]
 
 
 def merge(files: list[rules_mod.RuleFile]) -> Merged:
-    merged = Merged({"hip": set(), "roc": set()}, {}, {}, set(), {}, {}, set(), {}, [])
+    merged = Merged({"hip": set(), "roc": set()}, {}, {}, set(), {}, {}, set(), {}, [], {}, {})
     for rule in files:
         for side in ("hip", "roc"):
             merged.provides[side] |= rule.provides[side]
         for source, target in ((rule.maps, merged.maps), (rule.rocs, merged.rocs),
                                (rule.api, merged.api), (rule.removed, merged.removed),
-                               (rule.headers, merged.headers)):
+                               (rule.headers, merged.headers), (rule.guards, merged.guards),
+                               (rule.conditions, merged.conditions)):
             for key, value in source.items():
                 if key in target and target[key] != value:
                     raise GeneratorError(f"{rule.path.name}: {key} is given twice")
@@ -253,6 +256,37 @@ def header_entries(rules: Merged, cuda_include: pathlib.Path,
     return entries
 
 
+_GUARD = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+!\s*defined[ \t]*\(?[ \t]*(\w+))"
+                    r"[^\n]*\n[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+
+
+def include_guard(path: pathlib.Path) -> str:
+    """The macro of a header's include guard: the first `#ifndef X` (or `#if !defined(X)`)
+    directly followed by `#define X`."""
+    text = sources.read_text(path) if path.is_file() else ""
+    for match in _GUARD.finditer(text):
+        tested = match.group(1) or match.group(2)
+        if tested == match.group(3):
+            return tested
+    raise GeneratorError(f"{path}: no include guard (#ifndef X / #define X) found")
+
+
+def condition_entries(family: str, rules: Merged, cuda_include: pathlib.Path,
+                      hip: sources.HipIndex) -> list[Entry]:
+    """Names renamed only inside #if conditions: include guards, read from both headers, and
+    compiler macros."""
+    entries = []
+    for cuda_path, hip_path in sorted(rules.guards.items()):
+        if not hip.has_header(hip_path):
+            raise GeneratorError(f"guard {cuda_path}: the HIP header {hip_path} is not installed")
+        entries.append(Entry(include_guard(cuda_include / cuda_path),
+                             include_guard(hip.include / hip_path), "", family, "condition",
+                             "verified", "current"))
+    for cuda, target in sorted(rules.conditions.items()):
+        entries.append(Entry(cuda, target, "", family, "condition", "documented", "current"))
+    return entries
+
+
 def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
           rule_files: dict[str, list[rules_mod.RuleFile]]) -> list[Entry]:
     known = {f.name for f in FAMILIES} | {"header"}
@@ -277,6 +311,10 @@ def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
         for name in sorted(names):
             if name not in entries:
                 entries[name] = resolver.resolve(name, names[name])
+        for entry in condition_entries(family.name, rules, cuda_include, hip):
+            if entry.cuda in entries:
+                raise GeneratorError(f"{entry.cuda} is both a condition macro and an API name")
+            entries[entry.cuda] = entry
     header_rules = merge(rule_files.get("header", []))
     for entry in header_entries(header_rules, cuda_include, hip):
         if entry.cuda in entries:

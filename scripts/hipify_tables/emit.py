@@ -14,7 +14,8 @@ FAMILY_CODES = {
     "dnn": "Dnn", "nccl": "Nccl", "cub": "Cub", "thrust": "Thrust", "nvtx": "Nvtx", "rtc": "Rtc",
     "nvml": "Nvml", "header": "Header",
 }
-KIND_CODES = {"function": "F", "type": "T", "constant": "C", "namespace": "N", "header": "H"}
+KIND_CODES = {"function": "F", "type": "T", "constant": "C", "namespace": "N", "header": "H",
+              "condition": "G"}
 SUPPORT_CODES = {"verified": "V", "documented": "D", "unsupported": "U"}
 LIFECYCLE_CODES = {"current": "C", "deprecated": "D", "removed": "R"}
 
@@ -30,7 +31,8 @@ def table_inc(entries: list[Entry], inputs: str) -> str:
         "// Rows: M(family, cuda, hip, roc, kind, support, lifecycle); S(family, name, kind,",
         "// support, lifecycle) when the HIP name is the CUDA name; U(family, cuda, kind,",
         "// lifecycle) when HIP has no equivalent. kind F function, T type, C constant,",
-        "// N namespace, H header; support V verified, D documented; lifecycle C current,",
+        "// N namespace, H header, G condition (renamed only in #if conditions); support",
+        "// V verified, D documented; lifecycle C current,",
         "// D deprecated, R removed. Sorted by cuda name.",
         "// clang-format off",
     ]

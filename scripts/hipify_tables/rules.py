@@ -20,6 +20,11 @@ the previous directive's arguments, `#` starts a comment. Arguments may use brac
   header-tree DIR HIP_PATH|= [SKIP_DIR...]  every header under DIR (in the CUDA include
                                    directories) maps to HIP_PATH, or `=` to itself; headers
                                    under a SKIP_DIR are left out (not public)
+  guard CUDA_PATH HIP_PATH         the include guard macro of the CUDA header maps to the HIP
+                                   header's (both read from the headers); renamed only in #if
+                                   conditions, where helper headers test what was included
+  condition CUDA HIP               a compiler macro renamed only in #if conditions
+                                   (`__CUDACC__` -> `__HIPCC__`)
 """
 
 from __future__ import annotations
@@ -78,6 +83,8 @@ class RuleFile:
     exclude: set[str] = dataclasses.field(default_factory=set)
     headers: dict[str, tuple[str, str | None]] = dataclasses.field(default_factory=dict)
     header_trees: list[tuple[str, str, tuple[str, ...]]] = dataclasses.field(default_factory=list)
+    guards: dict[str, str] = dataclasses.field(default_factory=dict)  # CUDA path -> HIP path
+    conditions: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def _directives(text: str, path: pathlib.Path) -> list[tuple[int, list[str]]]:
@@ -129,6 +136,10 @@ def parse_rule_file(path: pathlib.Path) -> RuleFile:
                         where)
         elif directive == "header-tree" and len(args) >= 2:
             rules.header_trees.append((args[0], args[1], tuple(args[2:])))
+        elif directive == "guard" and len(args) == 2:
+            _add_unique(rules.guards, args[0], args[1], where)
+        elif directive == "condition" and len(args) == 2:
+            _add_unique(rules.conditions, args[0], args[1], where)
         else:
             raise RuleError(f"{where}: cannot read directive {' '.join(words)!r}")
     if not rules.family:

@@ -39,7 +39,9 @@ enum class ApiFamily : std::uint8_t {
 };
 inline constexpr std::size_t k_api_family_count = static_cast<std::size_t>(ApiFamily::Header) + 1;
 
-enum class MappingKind : std::uint8_t { Function, Type, Constant, Namespace, Header };
+// Condition: a macro renamed only inside #if/#ifdef/#elif conditions (`__CUDACC__`, the include
+// guards helper headers test); anywhere else it is left as written.
+enum class MappingKind : std::uint8_t { Function, Type, Constant, Namespace, Header, Condition };
 
 enum class Support : std::uint8_t {
   Verified,     // the HIP name is declared in an installed HIP/ROCm header

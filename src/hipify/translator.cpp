@@ -6,9 +6,13 @@
 //   it is left byte for byte and counts nothing (no conversion, no unsupported use). A shim like
 //   `#define cudaMalloc hipMalloc` there must not become `#define hipMalloc hipMalloc`.
 // * Every other branch is translated, CUDA-only ones included: we lex, there is no preprocessor.
-// * #if / #ifdef / #elif conditions are never renamed (`__CUDA_ARCH__ >= 800` has no HIP
-//   spelling with the same values), which also keeps each branch's class, and so the output,
-//   stable when the output is translated again.
+// * #if / #ifdef / #elif conditions keep their names (`__CUDA_ARCH__ >= 800` has no HIP
+//   spelling with the same values), except the table's condition macros (MappingKind::
+//   Condition): `__CUDACC__` becomes `__HIPCC__`, and the include guards helper headers test
+//   (`__DRIVER_TYPES_H__`) become HIP's, so that code written for nvcc's helpers is compiled
+//   by hipcc. A condition that names a HIP or ROCm macro is dual-path code and stays as it is.
+//   Translating the output again changes nothing: a renamed condition selects a HIP branch,
+//   whose code was translated already.
 #include "hipify/translator.h"
 
 #include <memory>
@@ -46,6 +50,23 @@ bool is_condition(std::string_view name) {
          name == "elifdef" || name == "elifndef";
 }
 
+// Whether the directive starting at `start` names a HIP or ROCm macro (`__HIP_PLATFORM_AMD__`,
+// `__HIPCC__`, `USE_ROCM`, `GGML_USE_HIP`): a condition written for both paths.
+bool names_hip(const TokenStream& ts, std::size_t start) {
+  for (std::size_t j = start + 1;
+       j < ts.tokens.size() && ts.tokens[j].kind != TokenKind::DirectiveEnd; ++j) {
+    if (ts.tokens[j].kind != TokenKind::Identifier) {
+      continue;
+    }
+    const std::string_view text = ts.text(ts.tokens[j]);
+    if (text.find("HIP") != std::string_view::npos || text.find("ROCM") != std::string_view::npos ||
+        text.find("hip") != std::string_view::npos || text.find("rocm") != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Lines as the scanner counts them; the lexer already recorded every line start.
 std::uint64_t count_lines(const TokenStream& tokens) {
   std::string_view source = tokens.source;
@@ -60,6 +81,7 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   const bool comments = ft.options.translate_comments;
   const bool hip_launches = ft.options.launch_syntax == LaunchSyntax::Hip;
   bool in_condition = false;
+  bool dual_path_condition = false;  // a condition that names a HIP macro: left as written
   // The name a #define or #undef names is the project's, not a use: `#define cudaX hipX` and
   // `#ifndef CUDART_PI_F / #define CUDART_PI_F ...` keep it, as conditions keep theirs.
   bool macro_name_next = false;
@@ -71,10 +93,19 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
           macro_name_next = false;
           break;
         }
-        if (token.context == BranchContext::Hip || in_condition) {
+        if (token.context == BranchContext::Hip) {
           break;
         }
         std::string_view text = ts.text(token);
+        if (in_condition) {
+          const Mapping* entry = dual_path_condition || !ft.names.might_contain(text)
+                                     ? nullptr
+                                     : ft.names.table().find(text);
+          if (entry != nullptr && entry->kind == MappingKind::Condition) {
+            rename_identifier(ft, i, *entry);
+          }
+          break;
+        }
         if (!ft.names.might_contain(text)) {
           if (!ft.needs_runtime_header && is_kernel_keyword(text)) {
             ft.needs_runtime_header = true;
@@ -84,7 +115,8 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
         if (is_kernel_keyword(text)) {
           ft.needs_runtime_header = true;
         }
-        if (const Mapping* entry = ft.names.table().find(text)) {
+        if (const Mapping* entry = ft.names.table().find(text);
+            entry != nullptr && entry->kind != MappingKind::Condition) {
           rename_identifier(ft, i, *entry);
         }
         break;
@@ -92,6 +124,7 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
       case TokenKind::DirectiveStart: {
         std::string_view name = directive_name(ts.text(token));
         in_condition = is_condition(name);
+        dual_path_condition = in_condition && names_hip(ts, i);
         macro_name_next = name == "define" || name == "undef";
         includes.on_directive(i, name);
         break;

@@ -37,6 +37,7 @@ const std::map<std::string, std::string> k_expected = {
     {"driver.hip", "pass"},
     {"fft.hip", "missing-header: hipfft/hipfft.h"},
     {"half_types.hip", "pass"},
+    {"helper_header_guards.hip", "pass"},
     {"if_branches.hip", "pass"},
     {"includes_duplicates.hip", "pass"},
     {"includes_guard.hip", "pass"},

@@ -281,9 +281,36 @@ TEST(MappingInvariants, NoInternalNames) {
       "|.*_(H_|H__|HPP_|ptds|ptsz)|CUDART_.*|CUDA_VERSION|CUDART_VERSION|CUDNN_VERSION"
       "|.*_VER_(MAJOR|MINOR|PATCH|BUILD)");
   for (const Mapping& e : builtin_mapping_table().entries()) {
-    if (e.kind != MappingKind::Header) {
+    // Condition macros (__CUDACC__, include guards) are internal spellings by design: they are
+    // renamed only in #if conditions.
+    if (e.kind != MappingKind::Header && e.kind != MappingKind::Condition) {
       EXPECT_FALSE(std::regex_match(e.cuda.begin(), e.cuda.end(), k_internal)) << e.cuda;
     }
+  }
+}
+
+// The condition macros and what they become (facts from the headers: the include guards of
+// CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
+TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
+  const MappingTable& table = builtin_mapping_table();
+  const std::pair<std::string_view, std::string_view> expected[] = {
+      {"__CUDACC__", "__HIPCC__"},
+      {"__DRIVER_TYPES_H__", "HIP_INCLUDE_HIP_DRIVER_TYPES_H"},
+      {"__CUDA_RUNTIME_H__", "HIP_INCLUDE_HIP_HIP_RUNTIME_H"},
+      {"__CUDA_RUNTIME_API_H__", "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H"},
+      {"CURAND_H_", "HIPRAND_H_"},
+      {"CUSPARSE_H_", "_HIPSPARSE_H_"},
+  };
+  std::size_t conditions = 0;
+  for (const Mapping& e : table.entries()) {
+    conditions += e.kind == MappingKind::Condition ? 1 : 0;
+  }
+  EXPECT_EQ(conditions, std::size(expected));
+  for (const auto& [cuda, hip] : expected) {
+    const Mapping* entry = table.find(cuda);
+    ASSERT_NE(entry, nullptr) << cuda;
+    EXPECT_EQ(entry->kind, MappingKind::Condition) << cuda;
+    EXPECT_EQ(entry->hip, hip) << cuda;
   }
 }
 

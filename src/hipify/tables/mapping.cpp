@@ -14,6 +14,7 @@ constexpr MappingKind k_kind_T = MappingKind::Type;
 constexpr MappingKind k_kind_C = MappingKind::Constant;
 constexpr MappingKind k_kind_N = MappingKind::Namespace;
 constexpr MappingKind k_kind_H = MappingKind::Header;
+constexpr MappingKind k_kind_G = MappingKind::Condition;
 constexpr Support k_support_V = Support::Verified;
 constexpr Support k_support_D = Support::Documented;
 constexpr Lifecycle k_life_C = Lifecycle::Current;
