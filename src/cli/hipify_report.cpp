@@ -235,10 +235,10 @@ std::string stats_text(const HipifyReport& report) {
                        thousands(totals.kept));
   }
   out += fmt::format(
-      "  kernel launches rewritten {}, HIP_SYMBOL added {}, runtime includes added "
-      "{}, duplicate includes removed {}\n",
-      totals.launches_rewritten, totals.symbol_arguments_wrapped, totals.includes_added,
-      totals.includes_removed);
+      "  kernel launches rewritten {}, HIP_SYMBOL added {}, kernel pointers cast {}, runtime "
+      "includes added {}, duplicate includes removed {}\n",
+      totals.launches_rewritten, totals.symbol_arguments_wrapped, totals.kernel_arguments_cast,
+      totals.includes_added, totals.includes_removed);
   out += fmt::format("  deprecated CUDA uses  {}\n", thousands(totals.deprecated_uses));
   if (!totals.converted_by_name.empty()) {
     out += "\nConverted by name\n";

@@ -15,9 +15,14 @@
 namespace gpuport {
 
 // A call whose symbol argument gets HIP_SYMBOL(...): the callee token and the argument index.
+// A call whose argument `argument` gets wrapped: HIP_SYMBOL(sym) for the symbol APIs, or
+// reinterpret_cast<const void*>(kernel) for the APIs HIP declares with `const void*`.
+enum class ArgumentWrap : std::uint8_t { HipSymbol, KernelPointer };
+
 struct SymbolCall {
   std::size_t token = 0;
   std::size_t argument = 0;
+  ArgumentWrap wrap = ArgumentWrap::HipSymbol;
 };
 
 class FileTranslation {

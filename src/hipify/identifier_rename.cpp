@@ -91,7 +91,9 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   }
   if (entry.family == ApiFamily::Runtime) {
     if (auto argument = symbol_argument_of(entry.cuda)) {
-      ft.symbol_calls.push_back({index, *argument});
+      ft.symbol_calls.push_back({index, *argument, ArgumentWrap::HipSymbol});
+    } else if (auto kernel = kernel_argument_of(entry.cuda)) {
+      ft.symbol_calls.push_back({index, *kernel, ArgumentWrap::KernelPointer});
     }
   }
 }

@@ -23,6 +23,22 @@ std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name) {
   return std::nullopt;
 }
 
+std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name) {
+  static constexpr std::array<std::pair<std::string_view, std::size_t>, 5> k_calls{{
+      {"cudaFuncGetAttributes", 1},
+      {"cudaFuncSetAttribute", 0},
+      {"cudaFuncSetCacheConfig", 0},
+      {"cudaFuncSetSharedMemConfig", 0},
+      {"cudaLaunchKernel", 0},
+  }};
+  for (const auto& [name, argument] : k_calls) {
+    if (name == cuda_name) {
+      return argument;
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 bool is_cast(std::string_view name) {
@@ -101,15 +117,23 @@ void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
       continue;
     }
     const TokenRange& symbol = parts[call.argument];
+    const bool kernel = call.wrap == ArgumentWrap::KernelPointer;
     if (is_identifier(ts, symbol.first, "HIP_SYMBOL")) {
       continue;  // already translated
+    }
+    // A kernel argument already cast, C++ or C style (`(const void*)k`, `(void*)&k`), is left.
+    if (kernel && (is_punct(ts, symbol.first, "(") ||
+                   (ts.tokens[symbol.first].kind == TokenKind::Identifier &&
+                    is_cast(ts.text(ts.tokens[symbol.first]))))) {
+      continue;
     }
     if (!boundaries_certain(ts, open + 1, symbol.last)) {
       continue;
     }
-    ft.edits.insert(ts.tokens[symbol.first].offset, "HIP_SYMBOL(");
+    ft.edits.insert(ts.tokens[symbol.first].offset,
+                    kernel ? "reinterpret_cast<const void*>(" : "HIP_SYMBOL(");
     ft.edits.insert(end_of(ts.tokens[symbol.last]), ")");
-    ++ft.stats.symbol_arguments_wrapped;
+    ++(kernel ? ft.stats.kernel_arguments_cast : ft.stats.symbol_arguments_wrapped);
   }
 }
 

@@ -16,9 +16,17 @@ namespace gpuport {
 // Which argument of a CUDA symbol API names the symbol; nullopt for any other name.
 std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name);
 
-// Adds HIP_SYMBOL( ) around each recorded call's symbol argument when the call's argument list
-// is visible in the tokens, the argument is not already HIP_SYMBOL(...), and no `<`, `>`, `#`
-// or `##` before it makes the argument boundaries uncertain.
+// Which argument of a CUDA API names a kernel that HIP takes as `const void*` with no template
+// overload (hip_runtime_api.h): cudaFuncGetAttributes (second), cudaFuncSetAttribute,
+// cudaFuncSetCacheConfig, cudaFuncSetSharedMemConfig, cudaLaunchKernel (first). A function
+// does not convert to `const void*` implicitly, so the kernel is wrapped in
+// reinterpret_cast<const void*>(...). nullopt for any other name.
+std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name);
+
+// Adds HIP_SYMBOL( ) (or reinterpret_cast<const void*>( )) around each recorded call's
+// argument when the call's argument list is visible in the tokens, the argument is not already
+// wrapped (HIP_SYMBOL(...), a cast), and no `<`, `>`, `#` or `##` before it makes the argument
+// boundaries uncertain.
 void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match);
 
 }  // namespace gpuport
