@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::string_view k_runtime_line = "#include <hip/hip_runtime.h>";
 constexpr std::string_view k_symbol_open = "HIP_SYMBOL(";
+constexpr std::string_view k_kernel_pointer_open = "reinterpret_cast<const void*>(";
 
 bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -55,7 +56,7 @@ class Aligner {
                excerpt(m_out, q) + "]";
       }
     }
-    return m_open_symbols == 0 ? std::string() : "HIP_SYMBOL( without its )";
+    return m_open_symbols == 0 ? std::string() : "an argument wrapper without its )";
   }
 
  private:
@@ -131,14 +132,18 @@ class Aligner {
     return false;
   }
 
+  // An argument wrapped: HIP_SYMBOL(sym) or reinterpret_cast<const void*>(kernel).
   bool try_symbol(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
-    if (!m_out.substr(qs).starts_with(k_symbol_open) || m_in.substr(s).starts_with(k_symbol_open)) {
-      return false;
+    for (const std::string_view open : {k_symbol_open, k_kernel_pointer_open}) {
+      if (!m_out.substr(qs).starts_with(open) || m_in.substr(s).starts_with(open)) {
+        continue;
+      }
+      ++m_open_symbols;
+      p = s;
+      q = qs + open.size();
+      return true;
     }
-    ++m_open_symbols;
-    p = s;
-    q = qs + k_symbol_open.size();
-    return true;
+    return false;
   }
 
   bool try_rename(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
