@@ -26,6 +26,12 @@ bool is_hash(const TokenStream& ts, std::size_t i) {
   return is_punct(ts, i, "#") || is_punct(ts, i, "##");
 }
 
+// Keywords a statement may start with before `::k<<<...>>>`: not a namespace qualifier.
+bool is_statement_keyword(std::string_view word) {
+  return word == "return" || word == "else" || word == "do" || word == "case" ||
+         word == "default" || word == "throw";
+}
+
 // Walks back over `name`, `ns::name`, `::name`, `name<T, 4>` and `(expr)`; returns the first
 // token of the kernel expression, or k_no_token.
 std::size_t kernel_expression_start(const TokenStream& ts, const BracketMatch& match,
@@ -90,19 +96,22 @@ std::size_t kernel_expression_start(const TokenStream& ts, const BracketMatch& m
     if (i == 0 || !is_punct(ts, i - 1, "::")) {
       return i;
     }
-    if (i - 1 == 0) {
-      return i - 1;
+    const std::size_t colons = i - 1;
+    // What precedes the `::`, comments skipped (`/* note */ ::k<<<...>>>` has a leading `::`).
+    const std::size_t b = prev_code(ts, colons);
+    if (b == k_no_token) {
+      return colons;
     }
-    const Token& before = ts.tokens[i - 2];
-    if (before.kind == TokenKind::Identifier) {
-      i -= 2;
+    const Token& before = ts.tokens[b];
+    if (before.kind == TokenKind::Identifier && !is_statement_keyword(ts.text(before))) {
+      i = b;
       continue;
     }
     // `Outer<T>::k`, `f()::k`: not a kernel name this pass can delimit. Else a leading `::`.
     bool operand =
-        before.kind == TokenKind::Punct && (is_punct(ts, i - 2, ">") || is_punct(ts, i - 2, ">>") ||
-                                            is_punct(ts, i - 2, ")") || is_punct(ts, i - 2, "]"));
-    return operand || before.kind == TokenKind::Comment ? k_no_token : i - 1;
+        before.kind == TokenKind::Punct && (is_punct(ts, b, ">") || is_punct(ts, b, ">>") ||
+                                            is_punct(ts, b, ")") || is_punct(ts, b, "]"));
+    return operand ? k_no_token : colons;
   }
 }
 

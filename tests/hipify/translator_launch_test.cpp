@@ -55,6 +55,22 @@ TEST(TranslatorLaunch, KeepsNamespaceQualifiedNames) {
           "hipLaunchKernelGGL(HIP_KERNEL_NAME(ops::k<float>), dim3(1), dim3(32), 0, 0, p);\n"));
 }
 
+// A comment before a leading `::` made the launch "cannot delimit" (issue 28, item 3): the
+// comment is skipped; `return` before `::` is a statement, not a namespace.
+TEST(TranslatorLaunch, ALeadingScopeAfterACommentOrAKeywordIsStillALeadingScope) {
+  TranslationResult result =
+      run(with_hip("/* grid-stride */ ::k<<<1, 32>>>(p);\n// next\n::ops::k<<<1, 32>>>(p);\n"
+                   "if (x) return ::k<<<1, 32>>>(p);\nelse ::k<<<1, 32>>>(p);\n"),
+          hip_launches());
+  EXPECT_EQ(result.output,
+            with_hip("/* grid-stride */ hipLaunchKernelGGL(::k, dim3(1), dim3(32), 0, 0, p);\n"
+                     "// next\nhipLaunchKernelGGL(::ops::k, dim3(1), dim3(32), 0, 0, p);\n"
+                     "if (x) return hipLaunchKernelGGL(::k, dim3(1), dim3(32), 0, 0, p);\n"
+                     "else hipLaunchKernelGGL(::k, dim3(1), dim3(32), 0, 0, p);\n"));
+  EXPECT_EQ(result.stats.launches_rewritten, 4U);
+  EXPECT_EQ(result.stats.launches_not_rewritten, 0U);
+}
+
 TEST(TranslatorLaunch, HandlesEmptyArgumentLists) {
   EXPECT_EQ(
       hipify(with_hip("k<<<1, 1>>>();\nk<<<1, 1, 0, s>>>();\nk<<<1, 1>>>( );\n"), hip_launches()),
