@@ -271,6 +271,24 @@ def include_guard(path: pathlib.Path) -> str:
     raise GeneratorError(f"{path}: no include guard (#ifndef X / #define X) found")
 
 
+def tag_entries(family: str, decls, entries: dict[str, Entry],
+                hip: sources.HipIndex) -> list[Entry]:
+    """Struct and enum tags, derived from the typedefs that name them on both sides:
+    `typedef struct CUstream_st* cudaStream_t` and `typedef struct ihipStream_t* hipStream_t`,
+    with cudaStream_t -> hipStream_t, give CUstream_st -> ihipStream_t. A tag the two sides
+    pair differently (two HIP tags for one CUDA tag) is left out."""
+    pairs: dict[str, set[str]] = {}
+    for decl in decls:
+        entry = entries.get(decl.name)
+        if not decl.tag or entry is None or entry.support != "verified" or entry.kind != "type":
+            continue
+        hip_tag = hip.names.tags.get(entry.hip, "")
+        if hip_tag and hip_tag != decl.tag:
+            pairs.setdefault(decl.tag, set()).add(hip_tag)
+    return [Entry(tag, next(iter(targets)), "", family, "type", "verified", "current")
+            for tag, targets in sorted(pairs.items()) if len(targets) == 1]
+
+
 def condition_entries(family: str, rules: Merged, cuda_include: pathlib.Path,
                       hip: sources.HipIndex) -> list[Entry]:
     """Names renamed only inside #if conditions: include guards, read from both headers, and
@@ -311,6 +329,10 @@ def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
         for name in sorted(names):
             if name not in entries:
                 entries[name] = resolver.resolve(name, names[name])
+        for entry in tag_entries(family.name, decls, entries, hip):
+            if entry.cuda in entries and entries[entry.cuda].support != "unsupported":
+                continue  # mapped already (a rule, or the naming rule)
+            entries[entry.cuda] = entry
         for entry in condition_entries(family.name, rules, cuda_include, hip):
             if entry.cuda in entries:
                 raise GeneratorError(f"{entry.cuda} is both a condition macro and an API name")

@@ -46,6 +46,7 @@ class Decl:
     value: tuple[str, ...] = ()  # macros only: the body's tokens
     params: tuple[str, ...] = ()  # function-like macros only
     arity: tuple[int, int] | None = None  # functions: fewest and most arguments a call takes
+    tag: str = ""  # typedefs only: the struct/enum/union tag named (`typedef struct T* N`)
 
 
 def _doc_deprecated(comment: str) -> bool:
@@ -199,8 +200,8 @@ class _Walker:
         return "::".join(s for s in self.scopes if s)
 
     def add(self, name: str, kind: str, deprecated: bool,
-            arity: tuple[int, int] | None = None) -> None:
-        decl = Decl(name, kind, deprecated, self.file, self.scope(), arity=arity)
+            arity: tuple[int, int] | None = None, tag: str = "") -> None:
+        decl = Decl(name, kind, deprecated, self.file, self.scope(), arity=arity, tag=tag)
         self.decls.append(decl)
         self.last.append(decl)
 
@@ -306,8 +307,33 @@ class _Walker:
             # typedef int NAME(args): the name stands before the first depth-0 '('.
             name = self.function_name(stmt)
             names = [name] if name else []
+        tag = self.typedef_tag([t for _, t in top], names)
         for name in names:
-            self.add(name, "type", deprecated)
+            self.add(name, "type", deprecated, tag=tag)
+
+    def typedef_tag(self, words: list[str], names: list[str]) -> str:
+        """The struct/enum/union tag a typedef names: `typedef struct CUstream_st* CUstream`,
+        `typedef enum cudaError_enum {...} CUresult`, `typedef enum __HIP_NODISCARD hipError_t
+        {...} hipError_t` (the identifier before the body, after any attribute macro),
+        `typedef struct X Y`. "" when there is none."""
+        if words[:1] != ["typedef"]:
+            return ""
+        for index, word in enumerate(words):
+            if word not in _TYPE_KEYWORDS:
+                continue
+            run: list[str] = []
+            stop = ""
+            for w in words[index + 1:]:
+                if not _is_identifier(w) or w in ("class", "struct"):
+                    stop = w
+                    break
+                if w not in self.call_like and w not in self.markers:
+                    run.append(w)
+            if stop != "{}":
+                while run and run[-1] in names:
+                    run.pop()
+            return run[-1] if run else ""
+        return ""
 
     def tag_names(self, words: list[str]) -> list[str]:
         """The identifiers between `struct`/`enum`... and the body or base clause, without

@@ -57,6 +57,7 @@ class Declared:
     deprecated: set[str] = dataclasses.field(default_factory=set)
     macro_values: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     scopes: dict[str, set[str]] = dataclasses.field(default_factory=dict)
+    tags: dict[str, str] = dataclasses.field(default_factory=dict)  # typedef name -> its tag
 
     def add(self, decl: cdecl.Decl) -> None:
         kind = decl.kind
@@ -70,6 +71,8 @@ class Declared:
             self.deprecated.add(decl.name)
         if decl.kind == "macro" and not decl.function_like:
             self.macro_values.setdefault(decl.name, decl.value)
+        if decl.tag:
+            self.tags.setdefault(decl.name, decl.tag)
 
     def __contains__(self, name: str) -> bool:
         return name in self.kinds

@@ -289,6 +289,25 @@ TEST(MappingInvariants, NoInternalNames) {
   }
 }
 
+// Struct and enum tags come from the typedefs that name them on both sides (issue 28, item 2):
+// `typedef struct CUstream_st* cudaStream_t` with `typedef struct ihipStream_t* hipStream_t`.
+TEST(MappingInvariants, StructAndEnumTagsPairTheTypedefsOfBothSides) {
+  const MappingTable& table = builtin_mapping_table();
+  const std::pair<std::string_view, std::string_view> expected[] =
+      {
+          {"CUstream_st", "ihipStream_t"},  {"CUevent_st", "ihipEvent_t"},
+          {"CUctx_st", "ihipCtx_t"},        {"CUmod_st", "ihipModule_t"},
+          {"cudaError_enum", "hipError_t"},  // HIP's tag follows an attribute macro
+      };
+  for (const auto& [cuda, hip] : expected) {
+    const Mapping* entry = table.find(cuda);
+    ASSERT_NE(entry, nullptr) << cuda;
+    EXPECT_EQ(entry->hip, hip) << cuda;
+    EXPECT_EQ(entry->kind, MappingKind::Type) << cuda;
+    EXPECT_EQ(entry->support, Support::Verified) << cuda;
+  }
+}
+
 // The condition macros and what they become (facts from the headers: the include guards of
 // CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
 TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
