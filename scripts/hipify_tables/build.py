@@ -329,6 +329,15 @@ def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
         for name in sorted(names):
             if name not in entries:
                 entries[name] = resolver.resolve(name, names[name])
+        # A `map` or `roc` line whose name the headers do not declare (or declare in a way the
+        # collector misses, as a typedef with a trailing deprecation macro) would be dropped
+        # without a word: fail instead, naming it.
+        bases = {_version_base(name) for name in names} - {None}
+        unused = sorted(key for key in {*rules.maps, *rules.rocs}
+                        if key not in names and key not in bases)
+        if unused:
+            raise GeneratorError(f"{family.name}: rule names not collected from the CUDA "
+                                 f"headers: {', '.join(unused)}")
         for entry in tag_entries(family.name, decls, entries, hip):
             if entry.cuda in entries and entries[entry.cuda].support != "unsupported":
                 continue  # mapped already (a rule, or the naming rule)

@@ -301,7 +301,9 @@ class _Walker:
                 previous = None
             elif _is_identifier(token) and token not in self.markers:
                 previous = token
-            elif token not in (DEP_NEXT, DEP_PREV):
+            elif token not in (DEP_NEXT, DEP_PREV) and token not in self.markers:
+                # A deprecation macro after the name (`... cudnnActivationDescriptor_t
+                # CUDNN_DEPRECATED;`) keeps the name; anything else ends it.
                 previous = None
         if not names:
             # typedef int NAME(args): the name stands before the first depth-0 '('.

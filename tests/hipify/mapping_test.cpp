@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -438,6 +440,35 @@ TEST(MappingFreshness, GeneratorCheckPasses) {
   }
   EXPECT_EQ(code, 0) << "src/hipify/tables/mapping_table.inc is stale: run "
                         "scripts/generate_hipify_tables.py and commit the result";
+}
+
+// A `map` line whose CUDA name the collector did not pick up was dropped without a word (the
+// cuDNN typedefs with a trailing CUDNN_DEPRECATED were): the generator now fails, naming it.
+TEST(MappingFreshness, GeneratorFailsOnARuleNameItDidNotCollect) {
+  namespace fs = std::filesystem;
+  if (!fs::exists("/usr/local/cuda/include/cuda.h") || !fs::exists("/usr/include/hip")) {
+    GTEST_SKIP() << "needs the CUDA headers in /usr/local/cuda/include and HIP's in "
+                    "/usr/include/hip (the generator's default inputs)";
+  }
+  const fs::path rules = fs::temp_directory_path() / "gpuport-rules-test";
+  fs::remove_all(rules);
+  fs::copy(fs::path(GPUPORT_SOURCE_DIR) / "src/hipify/tables/rules", rules);
+  std::ofstream(rules / "dnn.map", std::ios::app)
+      << "map cudnnNoSuchTypedef_t miopenTensorDescriptor_t\n";
+  const fs::path err = rules / "stderr.txt";
+  const std::string command = "cd '" + std::string(GPUPORT_SOURCE_DIR) +
+                              "' && python3 scripts/generate_hipify_tables.py --list --rules '" +
+                              rules.string() + "' >/dev/null 2>'" + err.string() + "'";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  std::ifstream in(err);
+  const std::string message((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(message.find("dnn: rule names not collected from the CUDA headers: "
+                         "cudnnNoSuchTypedef_t"),
+            std::string::npos)
+      << message;
+  fs::remove_all(rules);
 }
 
 }  // namespace
