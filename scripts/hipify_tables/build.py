@@ -92,6 +92,8 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
     accept = re.compile(family.accept)
     names: dict[str, CudaName] = {}
     macros = []
+    internal = [decl for decl in decls if decl.internal]
+    decls = [decl for decl in decls if not decl.internal]
     for decl in decls:
         if decl.scope != family.scope or decl.kind not in family.kinds + ("namespace",):
             continue
@@ -112,13 +114,27 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
         kind = _macro_kind(decl.name, decl.value, names)
         entry = names.setdefault(decl.name, CudaName(kind))
         entry.deprecated |= decl.deprecated
-        # `#define cuMemAlloc cuMemAlloc_v2`: the versioned name is API as well.
-        target = decl.value[0] if len(decl.value) == 1 else ""
+        # `#define cuMemAlloc cuMemAlloc_v2`: the versioned name is API as well, also behind the
+        # per-thread-stream wrappers (`#define cuMemcpyHtoD __CUDA_API_PTDS(cuMemcpyHtoD_v2)`).
+        value = decl.value
+        if (len(value) == 4 and value[0].startswith("__CUDA_API_PT") and value[1] == "("
+                and value[3] == ")"):
+            value = (value[2],)
+        target = value[0] if len(value) == 1 else ""
         if (target and accept.fullmatch(target) and not EXCLUDED.fullmatch(target)
                 and target not in rules.exclude and target not in names):
             names[target] = CudaName(kind, entry.deprecated, arities=list(entry.arities))
         elif target in names and names[target].arities and not entry.arities:
             entry.arities = list(names[target].arities)
+    # Versioned functions of an internal-build branch (`cuCtxCreate_v2`, `cuMemcpyHtoD_v2`): old
+    # code calls them by these names; each is API when its unversioned base is.
+    for decl in internal:
+        base = _version_base(decl.name)
+        if (decl.kind == "function" and base in names and decl.scope == family.scope
+                and decl.name not in names and not EXCLUDED.fullmatch(decl.name)):
+            entry = names.setdefault(decl.name, CudaName("function", decl.deprecated))
+            if decl.arity is not None:
+                entry.arities.append(decl.arity)
     declared = {decl.name for decl in decls}
     for name, kind in rules.api.items():
         # Listed names must exist in the family's headers, so the list cannot drift.
@@ -185,7 +201,15 @@ class Resolver:
         base = _version_base(name)
         for key in (name, base):
             if key and key in self.rules.maps:
-                return self.explicit(name, self.rules.maps[key][0], cuda, "hip")
+                target = self.rules.maps[key][0]
+                # A rule for the unversioned name covers a version only when it takes the
+                # arguments HIP's function does: cuCtxCreate_v2 does, cuCtxCreate_v3/_v4
+                # (affinity and create parameters) do not.
+                if (key == base and target != "-" and cuda.kind == "function"
+                        and self.declared_as(target, cuda, arity=False)
+                        and not self.declared_as(target, cuda)):
+                    return "", "unsupported"
+                return self.explicit(name, target, cuda, "hip")
         if name in self.rules.unsupported:
             return "", "unsupported"
         if self.family.hip is None:

@@ -47,6 +47,7 @@ class Decl:
     params: tuple[str, ...] = ()  # function-like macros only
     arity: tuple[int, int] | None = None  # functions: fewest and most arguments a call takes
     tag: str = ""  # typedefs only: the struct/enum/union tag named (`typedef struct T* N`)
+    internal: bool = False  # declared in an internal-build branch (cuda.h's old-ABI names)
 
 
 def _doc_deprecated(comment: str) -> bool:
@@ -94,16 +95,22 @@ def _internal_lines(lines: list[str]) -> set[int]:
     return skipped
 
 
-def split_source(text: str) -> tuple[list[tuple[str, bool]], list[str]]:
-    """Returns the #define directives (text, deprecated) and the code tokens."""
+def split_source(text: str) -> tuple[list[tuple[str, bool]], list[str], list[str]]:
+    """Returns the #define directives (text, deprecated), the code tokens, and the code tokens
+    of internal-build branches (cuda.h's versioned old-ABI declarations: cuCtxCreate_v2)."""
     lines = _strip(text).split("\n")
     internal = _internal_lines(lines)
     defines: list[tuple[str, bool]] = []
     code: list[str] = []
+    internal_code: list[str] = []
     pending_next = False
     for index, line in enumerate(lines):
         stripped = line.strip()
-        if not stripped or index in internal:
+        if not stripped:
+            continue
+        if index in internal:
+            if not stripped.startswith("#"):
+                internal_code.extend(_TOKEN.findall(line))
             continue
         if stripped.startswith("#"):
             if re.match(r"#\s*define\b", stripped):
@@ -118,7 +125,7 @@ def split_source(text: str) -> tuple[list[tuple[str, bool]], list[str]]:
                 continue
         pending_next = False
         code.extend(_TOKEN.findall(line))
-    return defines, code
+    return defines, code, internal_code
 
 
 def parse_defines(defines: list[tuple[str, bool]], file: str) -> list[Decl]:
@@ -530,7 +537,7 @@ def deprecation_markers(macros: list[Decl]) -> set[str]:
 def scan_files(sources: dict[str, str]) -> list[Decl]:
     """All declarations of the given headers (path -> text), in file order."""
     split = {path: split_source(text) for path, text in sources.items()}
-    macros = [m for path, (defines, _) in split.items() for m in parse_defines(defines, path)]
+    macros = [m for path, (defines, _, _) in split.items() for m in parse_defines(defines, path)]
     markers = deprecation_markers(macros)
     call_like = {m.name for m in macros if m.function_like}
     # Function-like macros that expand to declarations (DEFINE_X_STATE(name, base),
@@ -544,6 +551,10 @@ def scan_files(sources: dict[str, str]) -> list[Decl]:
     generators.update({m.name: m for m in macros
                        if not m.function_like and "namespace" in m.value})
     decls: list[Decl] = list(macros)
-    for path, (_, code) in split.items():
+    for path, (_, code, _) in split.items():
         decls.extend(_Walker(code, path, call_like, markers, generators).run())
+    for path, (_, _, internal_code) in split.items():
+        if internal_code:
+            found = _Walker(internal_code, path, call_like, markers, generators).run()
+            decls.extend(dataclasses.replace(decl, internal=True) for decl in found)
     return decls

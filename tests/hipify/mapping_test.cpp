@@ -310,6 +310,29 @@ TEST(MappingInvariants, StructAndEnumTagsPairTheTypedefsOfBothSides) {
   }
 }
 
+// Versioned driver functions that old code calls by name: declared in cuda.h's internal-build
+// branch or behind the per-thread-stream wrappers (issue 28, item 2). A version whose arguments
+// differ from HIP's function is unsupported, not mapped by its base's rule.
+TEST(MappingInvariants, VersionedDriverNamesMapWhenTheirArgumentsMatch) {
+  const MappingTable& table = builtin_mapping_table();
+  const std::pair<std::string_view, std::string_view> mapped[] = {
+      {"cuCtxCreate_v2", "hipCtxCreate"},
+      {"cuMemcpyHtoD_v2", "hipMemcpyHtoD"},
+      {"cuMemcpyDtoHAsync_v2", "hipMemcpyDtoHAsync"},
+      {"cuMemsetD32_v2", "hipMemsetD32"},
+  };
+  for (const auto& [cuda, hip] : mapped) {
+    const Mapping* entry = table.find(cuda);
+    ASSERT_NE(entry, nullptr) << cuda;
+    EXPECT_EQ(entry->hip, hip) << cuda;
+  }
+  for (const std::string_view cuda : {"cuCtxCreate_v3", "cuCtxCreate_v4"}) {
+    const Mapping* entry = table.find(cuda);
+    ASSERT_NE(entry, nullptr) << cuda;
+    EXPECT_EQ(entry->support, Support::Unsupported) << cuda;
+  }
+}
+
 // The condition macros and what they become (facts from the headers: the include guards of
 // CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
 TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
