@@ -333,6 +333,26 @@ TEST(MappingInvariants, VersionedDriverNamesMapWhenTheirArgumentsMatch) {
   }
 }
 
+// Irregular one-for-one names the naming rule cannot derive (issue 28, item 2).
+TEST(MappingInvariants, IrregularNamesHaveTheirHipSpelling) {
+  const MappingTable& table = builtin_mapping_table();
+  const std::pair<std::string_view, std::string_view> expected[] = {
+      {"cudaDeviceBlockingSync", "hipDeviceScheduleBlockingSync"},
+      {"CU_STREAM_WAIT_VALUE_GEQ", "hipStreamWaitValueGte"},
+      {"cudaDevAttrMaxPersistingL2CacheSize", "hipDeviceAttributePersistingL2CacheMaxSize"},
+      {"cudaDevAttrMaxAccessPolicyWindowSize", "hipDeviceAttributeAccessPolicyMaxWindowSize"},
+      {"cudaDevAttrReservedSharedMemoryPerBlock", "hipDeviceAttributeReservedSharedMemPerBlock"},
+      {"cudaMallocHost", "hipHostMalloc"},
+      {"cudaFreeHost", "hipHostFree"},
+  };
+  for (const auto& [cuda, hip] : expected) {
+    const Mapping* entry = table.find(cuda);
+    ASSERT_NE(entry, nullptr) << cuda;
+    EXPECT_EQ(entry->hip, hip) << cuda;
+    EXPECT_EQ(entry->support, Support::Verified) << cuda;
+  }
+}
+
 // The condition macros and what they become (facts from the headers: the include guards of
 // CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
 TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
