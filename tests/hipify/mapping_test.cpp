@@ -353,6 +353,15 @@ TEST(MappingInvariants, IrregularNamesHaveTheirHipSpelling) {
   }
 }
 
+// Headers removed from CUDA that old code still includes keep a HIP spelling (issue 28, item 3).
+TEST(MappingInvariants, RemovedCudaHeadersOldCodeIncludesStillMap) {
+  const Mapping* texture = builtin_mapping_table().find_header("cuda_texture_types.h");
+  ASSERT_NE(texture, nullptr);
+  EXPECT_EQ(texture->hip, "hip/hip_texture_types.h");
+  EXPECT_EQ(texture->lifecycle, Lifecycle::Removed);
+  EXPECT_EQ(texture->support, Support::Verified);
+}
+
 // The condition macros and what they become (facts from the headers: the include guards of
 // CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
 TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
