@@ -83,7 +83,8 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   if (to.empty()) {
     return;
   }
-  if (needs_runtime_header(entry.family)) {
+  // A condition macro (`#if !defined(__CUDACC__)` in a plain C header) is no use of the runtime.
+  if (needs_runtime_header(entry.family) && entry.kind != MappingKind::Condition) {
     ft.needs_runtime_header = true;
   }
   if (to != written) {

@@ -10,7 +10,8 @@
 //   spelling with the same values), except the table's condition macros (MappingKind::
 //   Condition): `__CUDACC__` becomes `__HIPCC__`, and the include guards helper headers test
 //   (`__DRIVER_TYPES_H__`) become HIP's, so that code written for nvcc's helpers is compiled
-//   by hipcc. A condition that names a HIP or ROCm macro is dual-path code and stays as it is.
+//   by hipcc. A condition that names a HIP or ROCm macro is dual-path code, and one that names a
+//   macro only nvcc defines (`__CUDACC_VER_MAJOR__`) would change meaning: both stay as they are.
 //   Translating the output again changes nothing: a renamed condition selects a HIP branch,
 //   whose code was translated already.
 #include "hipify/translator.h"
@@ -50,17 +51,24 @@ bool is_condition(std::string_view name) {
          name == "elifdef" || name == "elifndef";
 }
 
-// Whether the directive starting at `start` names a HIP or ROCm macro (`__HIP_PLATFORM_AMD__`,
-// `__HIPCC__`, `USE_ROCM`, `GGML_USE_HIP`): a condition written for both paths.
-bool names_hip(const TokenStream& ts, std::size_t start) {
+// Whether the condition starting at `start` must stay as written: it names a HIP or ROCm macro
+// (`__HIP_PLATFORM_AMD__`, `USE_ROCM`, `GGML_USE_HIP`: written for both paths), or a macro
+// only nvcc defines (`__CUDACC_VER_MAJOR__`, `__CUDA_ARCH__`, `__NVCC__`, `CUDA_VERSION`), with
+// which `defined(__CUDACC__) && __CUDACC_VER_MAJOR__ <= 11` would turn true under hipcc.
+bool keeps_its_condition(const TokenStream& ts, std::size_t start) {
   for (std::size_t j = start + 1;
        j < ts.tokens.size() && ts.tokens[j].kind != TokenKind::DirectiveEnd; ++j) {
     if (ts.tokens[j].kind != TokenKind::Identifier) {
       continue;
     }
     const std::string_view text = ts.text(ts.tokens[j]);
-    if (text.find("HIP") != std::string_view::npos || text.find("ROCM") != std::string_view::npos ||
-        text.find("hip") != std::string_view::npos || text.find("rocm") != std::string_view::npos) {
+    const bool hip =
+        text.find("HIP") != std::string_view::npos || text.find("ROCM") != std::string_view::npos ||
+        text.find("hip") != std::string_view::npos || text.find("rocm") != std::string_view::npos;
+    const bool nvcc_only = (text.starts_with("__CUDACC_") && text != "__CUDACC__") ||
+                           text.starts_with("__CUDA_ARCH") || text == "__NVCC__" ||
+                           text == "CUDA_VERSION" || text == "CUDART_VERSION";
+    if (hip || nvcc_only) {
       return true;
     }
   }
@@ -124,7 +132,7 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
       case TokenKind::DirectiveStart: {
         std::string_view name = directive_name(ts.text(token));
         in_condition = is_condition(name);
-        dual_path_condition = in_condition && names_hip(ts, i);
+        dual_path_condition = in_condition && keeps_its_condition(ts, i);
         macro_name_next = name == "define" || name == "undef";
         includes.on_directive(i, name);
         break;

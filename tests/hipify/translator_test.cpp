@@ -78,6 +78,24 @@ TEST(TranslatorRename, LeavesTheProjectsHipShimAlone) {
   EXPECT_EQ(translate_cuda("k.cu", two, table, plain()).kept_as_is, KeptAsIs::No);
 }
 
+// llama.cpp's ggml-impl.h, a plain C header, tests `!defined(__CUDACC__)`: renaming the
+// condition must not make it include hip_runtime.h.
+TEST(TranslatorRename, AConditionMacroAloneNeedsNoRuntimeHeader) {
+  const std::string header =
+      "#pragma once\n#include \"ggml.h\"\n#if defined(__ARM_NEON) && !defined(__CUDACC__)\n"
+      "#include <arm_neon.h>\n#endif\n"
+      "#if defined(_MSC_VER) || (defined(__CUDACC__) && __CUDACC_VER_MAJOR__ <= 11)\n#endif\n";
+  const TranslationResult result =
+      translate_cuda("ggml-impl.h", header, builtin_mapping_table(), plain());
+  EXPECT_EQ(result.output,
+            "#pragma once\n#include \"ggml.h\"\n#if defined(__ARM_NEON) && !defined(__HIPCC__)\n"
+            "#include <arm_neon.h>\n#endif\n"
+            // With an nvcc-only macro beside it the condition would change meaning: kept.
+            "#if defined(_MSC_VER) || (defined(__CUDACC__) && __CUDACC_VER_MAJOR__ <= 11)\n"
+            "#endif\n");
+  EXPECT_EQ(result.stats.includes_added, 0u);
+}
+
 TEST(TranslatorRename, LeavesCommentsAndStringsByDefault) {
   std::string source = with_hip(
       "// cudaMalloc the buffer\n"
