@@ -113,9 +113,34 @@ tl::expected<void, IoError> copy_new_file(const std::string& from, const std::st
     ::unlink(to.c_str());
     return tl::unexpected(IoError{path, std::strerror(error)});
   };
-  std::vector<char> buffer(256 * 1024);
+  // The kernel copies (copy_file_range: no bytes through user space, reflinks where the file
+  // system has them); read/write where it cannot (another file system, an old kernel). Either
+  // way an error keeps its errno: EFBIG past `ulimit -f`, ENOSPC on a full disk.
+  bool in_kernel = true;
+  std::vector<char> buffer;
   while (true) {
-    const ssize_t got = ::read(in, buffer.data(), buffer.size());
+    ssize_t got = 0;
+    if (in_kernel) {
+      got = ::copy_file_range(in, nullptr, out, nullptr, 1 << 30, 0);
+      if (got < 0 &&
+          (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP)) {
+        in_kernel = false;
+        continue;
+      }
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
+      if (got < 0) {
+        // Which side failed is not said: a write error is the usual one (the output's disk).
+        return fail(errno == EBADF || errno == EIO ? from : to, errno);
+      }
+      if (got == 0) {
+        break;
+      }
+      continue;
+    }
+    buffer.resize(256 * 1024);
+    got = ::read(in, buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) {
       continue;
     }
