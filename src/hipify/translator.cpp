@@ -17,7 +17,9 @@
 #include "hipify/translator.h"
 
 #include <memory>
+#include <optional>
 #include <tuple>
+#include <unordered_set>
 
 #include "hipify/file_translation.h"
 #include "hipify/identifier_rename.h"
@@ -26,6 +28,7 @@
 #include "hipify/name_index.h"
 #include "hipify/symbol_arguments.h"
 #include "hipify/token_walk.h"
+#include "hipify/unknown_names.h"
 #include "lex/cuda_lexer.h"
 #include "scan/file_analysis.h"
 #include "scan/rules/catalog.h"
@@ -84,6 +87,44 @@ std::uint64_t count_lines(const TokenStream& tokens) {
   return tokens.line_starts.size() - (source.back() == '\n' ? 1 : 0);
 }
 
+// CUDA-looking names the tables do not know, called as functions: each call a "needs review"
+// entry, unless the file declares the name itself. The file's declarations are collected at
+// the first candidate.
+class UnknownNames {
+ public:
+  void check(FileTranslation& ft, std::size_t index, std::string_view text) {
+    const std::optional<ApiFamily> family = cuda_api_family(text);
+    if (!family) {
+      return;
+    }
+    const TokenStream& ts = ft.ts;
+    // Calls only: the project's variables and classes borrow the prefixes too (`cudaGraph`,
+    // `cublasLtWrapper`), an API of a newer CUDA is mostly functions.
+    if (!is_punct(ts, next_code(ts, index), "(")) {
+      return;
+    }
+    const std::size_t before = prev_code(ts, index);
+    if (is_punct(ts, before, ".") || is_punct(ts, before, "->") || is_punct(ts, before, "::")) {
+      return;  // a member, or a name in a namespace of the project's
+    }
+    if (!m_declared) {
+      m_declared = names_declared_in(ts);
+    }
+    if (m_declared->contains(text)) {
+      return;
+    }
+    const Token& token = ts.tokens[index];
+    const std::uint32_t column = token.offset - ts.line_starts[token.line - 1] + 1;
+    ft.stats.needs_review.push_back(
+        UnsupportedUse{std::string(text), ft.path, token.line, column, *family, Lifecycle::Current,
+                       "a CUDA-looking name the tables do not know (a newer CUDA's API?): left "
+                       "as written; port it by hand, or rename it if it is the project's own"});
+  }
+
+ private:
+  std::optional<std::unordered_set<std::string_view>> m_declared;
+};
+
 void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   const TokenStream& ts = ft.ts;
   const bool comments = ft.options.translate_comments;
@@ -93,6 +134,7 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   // The name a #define or #undef names is the project's, not a use: `#define cudaX hipX` and
   // `#ifndef CUDART_PI_F / #define CUDART_PI_F ...` keep it, as conditions keep theirs.
   bool macro_name_next = false;
+  UnknownNames unknown;
   for (std::size_t i = 0; i < ts.tokens.size(); ++i) {
     const Token& token = ts.tokens[i];
     switch (token.kind) {
@@ -118,6 +160,7 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
           if (!ft.needs_runtime_header && is_kernel_keyword(text)) {
             ft.needs_runtime_header = true;
           }
+          unknown.check(ft, i, text);
           break;
         }
         if (is_kernel_keyword(text)) {
@@ -126,6 +169,8 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
         if (const Mapping* entry = ft.names.table().find(text);
             entry != nullptr && entry->kind != MappingKind::Condition) {
           rename_identifier(ft, i, *entry);
+        } else if (entry == nullptr) {
+          unknown.check(ft, i, text);
         }
         break;
       }

@@ -12,6 +12,7 @@
 
 #include "hipify/call_context.h"
 #include "hipify/token_walk.h"
+#include "hipify/unknown_names.h"
 #include "lex/cuda_lexer.h"
 #include "scan/rules/catalog.h"
 #include "test_table.h"
@@ -94,6 +95,38 @@ TEST(TranslatorRename, AConditionMacroAloneNeedsNoRuntimeHeader) {
             "#if defined(_MSC_VER) || (defined(__CUDACC__) && __CUDACC_VER_MAJOR__ <= 11)\n"
             "#endif\n");
   EXPECT_EQ(result.stats.includes_added, 0u);
+}
+
+// An API the tables do not know (GPUDirect Storage's cuFile*, a newer CUDA's function) was
+// passed through without a word (issue 28, item 2): each call is a "needs review" entry, unless
+// the file declares the name itself or it is a member.
+TEST(TranslatorRename, UnknownCudaLookingCallsNeedReview) {
+  const std::string source =
+      "#include <cuda_runtime.h>\n"
+      "static void cudaCheckError(const char* where) {}\n"
+      "#define cuLaunchChecked(k) k\n"
+      "void f(Reader& r, CUfileHandle_t h, void* p) {\n"
+      "  cuFileRead(h, p, 4096, 0, 0);\n"
+      "  cudaCheckError(\"f\");\n"
+      "  cuLaunchChecked(p);\n"
+      "  r.cudaReadAll(p);\n"
+      "  cudaMalloc(&p, 16);\n"
+      "  int cudaGraphCount = 0;\n"
+      "}\n";
+  const TranslationResult result =
+      translate_cuda("io.cu", source, builtin_mapping_table(), plain());
+  ASSERT_EQ(result.stats.needs_review.size(), 1u);
+  const UnsupportedUse& use = result.stats.needs_review[0];
+  EXPECT_EQ(use.name, "cuFileRead");
+  EXPECT_EQ(use.line, 5u);
+  EXPECT_EQ(use.column, 3u);
+  EXPECT_EQ(use.family, ApiFamily::Driver);
+  EXPECT_THAT(std::string(use.why),
+              ::testing::HasSubstr("a CUDA-looking name the tables do not know"));
+  EXPECT_EQ(cuda_api_family("cublasLtMatmulFoo"), ApiFamily::BlasLt);
+  EXPECT_EQ(cuda_api_family("cudnnFoo"), ApiFamily::Dnn);
+  EXPECT_EQ(cuda_api_family("cuBLASHandle"), std::nullopt);  // an acronym, not cuX + lower case
+  EXPECT_EQ(cuda_api_family("customKernel"), std::nullopt);
 }
 
 TEST(TranslatorRename, LeavesCommentsAndStringsByDefault) {
