@@ -7,13 +7,20 @@
 namespace gpuport {
 
 std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name) {
-  static constexpr std::array<std::pair<std::string_view, std::size_t>, 6> k_calls{{
+  // The graph memcpy-node calls take the symbol as HIP declares them (hip_runtime_api.h).
+  static constexpr std::array<std::pair<std::string_view, std::size_t>, 12> k_calls{{
       {"cudaMemcpyToSymbol", 0},
       {"cudaMemcpyToSymbolAsync", 0},
       {"cudaMemcpyFromSymbol", 1},
       {"cudaMemcpyFromSymbolAsync", 1},
       {"cudaGetSymbolAddress", 1},
       {"cudaGetSymbolSize", 1},
+      {"cudaGraphAddMemcpyNodeToSymbol", 4},
+      {"cudaGraphAddMemcpyNodeFromSymbol", 5},
+      {"cudaGraphMemcpyNodeSetParamsToSymbol", 1},
+      {"cudaGraphMemcpyNodeSetParamsFromSymbol", 2},
+      {"cudaGraphExecMemcpyNodeSetParamsToSymbol", 2},
+      {"cudaGraphExecMemcpyNodeSetParamsFromSymbol", 3},
   }};
   for (const auto& [name, argument] : k_calls) {
     if (name == cuda_name) {

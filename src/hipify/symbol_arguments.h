@@ -2,6 +2,7 @@
 //   cudaMemcpyToSymbol(sym, ...), cudaMemcpyToSymbolAsync(sym, ...)        first argument
 //   cudaMemcpyFromSymbol(dst, sym, ...), cudaMemcpyFromSymbolAsync(...),
 //   cudaGetSymbolAddress(&p, sym), cudaGetSymbolSize(&s, sym)               second argument
+//   the graph memcpy-node calls (cudaGraphAddMemcpyNodeToSymbol, ...)       where HIP has it
 #pragma once
 
 #include <cstddef>

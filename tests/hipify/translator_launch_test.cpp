@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "hipify/mapping.h"
 #include "test_table.h"
 
 namespace gpuport {
@@ -138,6 +139,28 @@ TEST(TranslatorLaunch, LeavesHipBranchLaunchesAlone) {
 }
 
 // ---- HIP_SYMBOL ----------------------------------------------------------------------------
+
+// The graph memcpy-node calls take the symbol the way cudaMemcpyToSymbol does (issue 28, item 3).
+TEST(TranslatorSymbol, GraphMemcpyNodesGetTheSymbolTreatment) {
+  const std::string source =
+      "cudaGraphAddMemcpyNodeToSymbol(&node, graph, nullptr, 0, c_weights, h, n, 0, "
+      "cudaMemcpyHostToDevice);\n"
+      "cudaGraphAddMemcpyNodeFromSymbol(&node, graph, nullptr, 0, h, c_weights, n, 0, kind);\n"
+      "cudaGraphMemcpyNodeSetParamsToSymbol(node, c_weights, h, n, 0, kind);\n"
+      "cudaGraphExecMemcpyNodeSetParamsFromSymbol(exec, node, h, c_weights, n, 0, kind);\n";
+  const TranslationResult result =
+      translate_cuda("graph.cu", source, builtin_mapping_table(), TranslateOptions{});
+  EXPECT_THAT(result.output,
+              ::testing::HasSubstr("hipGraphAddMemcpyNodeToSymbol(&node, graph, nullptr, 0, "
+                                   "HIP_SYMBOL(c_weights), h, n, 0, hipMemcpyHostToDevice);\n"
+                                   "hipGraphAddMemcpyNodeFromSymbol(&node, graph, nullptr, 0, h, "
+                                   "HIP_SYMBOL(c_weights), n, 0, kind);\n"
+                                   "hipGraphMemcpyNodeSetParamsToSymbol(node, "
+                                   "HIP_SYMBOL(c_weights), h, n, 0, kind);\n"
+                                   "hipGraphExecMemcpyNodeSetParamsFromSymbol(exec, node, h, "
+                                   "HIP_SYMBOL(c_weights), n, 0, kind);\n"));
+  EXPECT_EQ(result.stats.symbol_arguments_wrapped, 4u);
+}
 
 TEST(TranslatorSymbol, WrapsTheSymbolArgument) {
   TranslationResult result =
