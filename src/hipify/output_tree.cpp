@@ -361,12 +361,41 @@ tl::expected<void, IoError> plan_in_place(const HipifyRun& run, const OutputOpti
   return {};
 }
 
+// A new file in a staged tree: created and written in one go. No temporary file and no fsync
+// per file: the tree appears all at once when its directory is renamed into place, and it is
+// regenerable output, like a report (the user's own files, --in-place, are synced). A
+// temporary, an fsync and a rename per file made `hipify -o` 1.9 times `cp -r`; a syncfs
+// before the rename waited for every other writer of the file system.
+tl::expected<void, IoError> write_new_file(const std::string& target, std::string_view bytes) {
+  const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    return tl::unexpected(IoError{target, std::strerror(errno)});
+  }
+  if (!write_all(fd, bytes.data(), bytes.size())) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(target.c_str());
+    return tl::unexpected(IoError{target, std::strerror(error)});
+  }
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(target.c_str());
+    return tl::unexpected(IoError{target, std::strerror(error)});
+  }
+  return {};
+}
+
 tl::expected<void, IoError> write_one(const FileOutcome& file, const std::string& target,
-                                      bool fresh) {
+                                      bool fresh, std::string& made_directory) {
   std::error_code error;
-  fs::create_directories(fs::path(target).parent_path(), error);
-  if (error) {
-    return tl::unexpected(error_from(fs::path(target).parent_path().string(), error));
+  // Files come sorted by path: the directory of the one before is most often this one's.
+  const std::string parent = fs::path(target).parent_path().string();
+  if (parent != made_directory) {
+    fs::create_directories(parent, error);
+    if (error) {
+      return tl::unexpected(error_from(parent, error));
+    }
+    made_directory = parent;
   }
   if (file.action == FileAction::Symlink) {
     const fs::path link = fs::read_symlink(file.disk_path, error);
@@ -380,7 +409,7 @@ tl::expected<void, IoError> write_one(const FileOutcome& file, const std::string
                  : tl::expected<void, IoError>();
   }
   if (file.changed) {
-    return write_file_atomically(target, file.output);
+    return fresh ? write_new_file(target, file.output) : write_file_atomically(target, file.output);
   }
   if (fresh) {
     return copy_new_file(file.disk_path, target);
@@ -420,13 +449,14 @@ tl::expected<void, IoError> write_directory(const HipifyRun& run, const OutputPl
     }
     return tl::unexpected(std::move(failure));
   };
+  std::string made_directory;
   for (std::size_t i = 0; i < run.files.size(); ++i) {
     if (plan.destinations[i].empty()) {
       continue;
     }
     const fs::path relative = fs::path(plan.destinations[i]).lexically_relative(plan.directory);
     const std::string target = (fs::path(root) / relative).string();
-    if (auto written = write_one(run.files[i], target, plan.staged); !written) {
+    if (auto written = write_one(run.files[i], target, plan.staged, made_directory); !written) {
       IoError failure = written.error();
       if (failure.path == target) {
         failure.path = plan.destinations[i];
