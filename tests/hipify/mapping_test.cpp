@@ -362,6 +362,24 @@ TEST(MappingInvariants, RemovedCudaHeadersOldCodeIncludesStillMap) {
   EXPECT_EQ(texture->support, Support::Verified);
 }
 
+// The legacy cuSPARSE API, removed from CUDA but called by old code and declared by hipSPARSE
+// (issue 28, item 2): mapped, verified against hipSPARSE's header, marked removed.
+TEST(MappingInvariants, LegacyCusparseMapsToHipsparse) {
+  const MappingTable& table = builtin_mapping_table();
+  for (const std::string_view name :
+       {"cusparseScsrmv", "cusparseDcsrmm2", "cusparseCreateHybMat", "cusparseScsr2csc",
+        "cusparseDcsrsv2_solve", "cusparseSgemmi", "cusparseZdoti", "cusparseDcsrgemm2",
+        "cusparseSdense2csr", "cusparseHybMat_t", "CUSPARSE_HYB_PARTITION_AUTO"}) {
+    const Mapping* entry = table.find(name);
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_EQ(entry->support, Support::Verified) << name;
+    EXPECT_EQ(entry->lifecycle, Lifecycle::Removed) << name;
+    std::string expected = std::string(name);
+    expected.replace(0, 2, name.starts_with("CU") ? "HIP" : "hip");
+    EXPECT_EQ(entry->hip, expected) << name;
+  }
+}
+
 // The condition macros and what they become (facts from the headers: the include guards of
 // CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
 TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
