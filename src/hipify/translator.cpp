@@ -147,6 +147,16 @@ void token_pass(FileTranslation& ft, IncludeFixup& includes) {
           break;
         }
         std::string_view text = ts.text(token);
+        // CUDA's calling-convention macro for callbacks (`void CUDART_CB done(...)`): empty
+        // on Linux, __stdcall on Windows; HIP has none, so it goes with one following space.
+        if (!in_condition && text == "CUDART_CB") {
+          std::uint32_t end = end_of(token);
+          if (end < ts.source.size() && ts.source[end] == ' ') {
+            ++end;
+          }
+          ft.edits.replace(token.offset, end, "");
+          break;
+        }
         if (in_condition) {
           const Mapping* entry = dual_path_condition || !ft.names.might_contain(text)
                                      ? nullptr

@@ -96,7 +96,7 @@ class Aligner {
       }
       // Most specific first: a removed line or a rename cannot be mistaken for the others.
       if (try_removed_line(s, qs, p, q) || try_rename(s, qs, p, q) || try_insertion(s, qs, p, q) ||
-          try_symbol(s, qs, p, q)) {
+          try_symbol(s, qs, p, q) || try_dropped_macro(s, qs, p, q)) {
         return true;
       }
     }
@@ -130,6 +130,17 @@ class Aligner {
       return true;
     }
     return false;
+  }
+
+  // `CUDART_CB ` dropped (HIP has no calling-convention macro for callbacks).
+  bool try_dropped_macro(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
+    constexpr std::string_view k_dropped = "CUDART_CB";
+    if (!m_in.substr(s).starts_with(k_dropped)) {
+      return false;
+    }
+    p = s + k_dropped.size() + (m_in.substr(s + k_dropped.size()).starts_with(" ") ? 1 : 0);
+    q = qs;
+    return true;
   }
 
   // An argument wrapped: HIP_SYMBOL(sym) or reinterpret_cast<const void*>(kernel).
