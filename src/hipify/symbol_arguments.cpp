@@ -6,9 +6,26 @@
 
 namespace gpuport {
 
+namespace {
+
+using ArgumentOf = std::pair<std::string_view, std::size_t>;
+
+template <std::size_t N>
+std::optional<std::size_t> argument_in(const std::array<ArgumentOf, N>& calls,
+                                       std::string_view cuda_name) {
+  for (const auto& [name, argument] : calls) {
+    if (name == cuda_name) {
+      return argument;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name) {
   // The graph memcpy-node calls take the symbol as HIP declares them (hip_runtime_api.h).
-  static constexpr std::array<std::pair<std::string_view, std::size_t>, 12> k_calls{{
+  static constexpr std::array<ArgumentOf, 12> k_calls{{
       {"cudaMemcpyToSymbol", 0},
       {"cudaMemcpyToSymbolAsync", 0},
       {"cudaMemcpyFromSymbol", 1},
@@ -22,28 +39,18 @@ std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name) {
       {"cudaGraphExecMemcpyNodeSetParamsToSymbol", 2},
       {"cudaGraphExecMemcpyNodeSetParamsFromSymbol", 3},
   }};
-  for (const auto& [name, argument] : k_calls) {
-    if (name == cuda_name) {
-      return argument;
-    }
-  }
-  return std::nullopt;
+  return argument_in(k_calls, cuda_name);
 }
 
 std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name) {
-  static constexpr std::array<std::pair<std::string_view, std::size_t>, 5> k_calls{{
+  static constexpr std::array<ArgumentOf, 5> k_calls{{
       {"cudaFuncGetAttributes", 1},
       {"cudaFuncSetAttribute", 0},
       {"cudaFuncSetCacheConfig", 0},
       {"cudaFuncSetSharedMemConfig", 0},
       {"cudaLaunchKernel", 0},
   }};
-  for (const auto& [name, argument] : k_calls) {
-    if (name == cuda_name) {
-      return argument;
-    }
-  }
-  return std::nullopt;
+  return argument_in(k_calls, cuda_name);
 }
 
 namespace {

@@ -10,8 +10,10 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <string>
 
 #include "hipify/mapping.h"
@@ -291,6 +293,25 @@ TEST(MappingInvariants, NoInternalNames) {
   }
 }
 
+using NamePair = std::pair<std::string_view, std::string_view>;
+
+// Each CUDA name is in `table` with that HIP name, and that kind and support when given.
+void expect_hip_names(const MappingTable& table, std::span<const NamePair> expected,
+                      std::optional<MappingKind> kind = std::nullopt,
+                      std::optional<Support> support = std::nullopt) {
+  for (const auto& [cuda, hip] : expected) {
+    const Mapping* entry = table.find(cuda);
+    ASSERT_NE(entry, nullptr) << cuda;
+    EXPECT_EQ(entry->hip, hip) << cuda;
+    if (kind) {
+      EXPECT_EQ(entry->kind, *kind) << cuda;
+    }
+    if (support) {
+      EXPECT_EQ(entry->support, *support) << cuda;
+    }
+  }
+}
+
 // Struct and enum tags come from the typedefs that name them on both sides (issue 28, item 2):
 // `typedef struct CUstream_st* cudaStream_t` with `typedef struct ihipStream_t* hipStream_t`.
 TEST(MappingInvariants, StructAndEnumTagsPairTheTypedefsOfBothSides) {
@@ -301,13 +322,7 @@ TEST(MappingInvariants, StructAndEnumTagsPairTheTypedefsOfBothSides) {
           {"CUctx_st", "ihipCtx_t"},        {"CUmod_st", "ihipModule_t"},
           {"cudaError_enum", "hipError_t"},  // HIP's tag follows an attribute macro
       };
-  for (const auto& [cuda, hip] : expected) {
-    const Mapping* entry = table.find(cuda);
-    ASSERT_NE(entry, nullptr) << cuda;
-    EXPECT_EQ(entry->hip, hip) << cuda;
-    EXPECT_EQ(entry->kind, MappingKind::Type) << cuda;
-    EXPECT_EQ(entry->support, Support::Verified) << cuda;
-  }
+  expect_hip_names(table, expected, MappingKind::Type, Support::Verified);
 }
 
 // Versioned driver functions that old code calls by name: declared in cuda.h's internal-build
@@ -315,17 +330,13 @@ TEST(MappingInvariants, StructAndEnumTagsPairTheTypedefsOfBothSides) {
 // differ from HIP's function is unsupported, not mapped by its base's rule.
 TEST(MappingInvariants, VersionedDriverNamesMapWhenTheirArgumentsMatch) {
   const MappingTable& table = builtin_mapping_table();
-  const std::pair<std::string_view, std::string_view> mapped[] = {
+  const NamePair mapped[] = {
       {"cuCtxCreate_v2", "hipCtxCreate"},
       {"cuMemcpyHtoD_v2", "hipMemcpyHtoD"},
       {"cuMemcpyDtoHAsync_v2", "hipMemcpyDtoHAsync"},
       {"cuMemsetD32_v2", "hipMemsetD32"},
   };
-  for (const auto& [cuda, hip] : mapped) {
-    const Mapping* entry = table.find(cuda);
-    ASSERT_NE(entry, nullptr) << cuda;
-    EXPECT_EQ(entry->hip, hip) << cuda;
-  }
+  expect_hip_names(table, mapped);
   for (const std::string_view cuda : {"cuCtxCreate_v3", "cuCtxCreate_v4"}) {
     const Mapping* entry = table.find(cuda);
     ASSERT_NE(entry, nullptr) << cuda;
@@ -336,7 +347,7 @@ TEST(MappingInvariants, VersionedDriverNamesMapWhenTheirArgumentsMatch) {
 // Irregular one-for-one names the naming rule cannot derive (issue 28, item 2).
 TEST(MappingInvariants, IrregularNamesHaveTheirHipSpelling) {
   const MappingTable& table = builtin_mapping_table();
-  const std::pair<std::string_view, std::string_view> expected[] = {
+  const NamePair expected[] = {
       {"cudaDeviceBlockingSync", "hipDeviceScheduleBlockingSync"},
       {"CU_STREAM_WAIT_VALUE_GEQ", "hipStreamWaitValueGte"},
       {"cudaDevAttrMaxPersistingL2CacheSize", "hipDeviceAttributePersistingL2CacheMaxSize"},
@@ -345,12 +356,7 @@ TEST(MappingInvariants, IrregularNamesHaveTheirHipSpelling) {
       {"cudaMallocHost", "hipHostMalloc"},
       {"cudaFreeHost", "hipHostFree"},
   };
-  for (const auto& [cuda, hip] : expected) {
-    const Mapping* entry = table.find(cuda);
-    ASSERT_NE(entry, nullptr) << cuda;
-    EXPECT_EQ(entry->hip, hip) << cuda;
-    EXPECT_EQ(entry->support, Support::Verified) << cuda;
-  }
+  expect_hip_names(table, expected, std::nullopt, Support::Verified);
 }
 
 // Headers removed from CUDA that old code still includes keep a HIP spelling (issue 28, item 3).
@@ -384,7 +390,7 @@ TEST(MappingInvariants, LegacyCusparseMapsToHipsparse) {
 // CUDA's and HIP's own headers; __HIPCC__ from the HIP porting guide).
 TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
   const MappingTable& table = builtin_mapping_table();
-  const std::pair<std::string_view, std::string_view> expected[] = {
+  const NamePair expected[] = {
       {"__CUDACC__", "__HIPCC__"},
       {"__DRIVER_TYPES_H__", "HIP_INCLUDE_HIP_DRIVER_TYPES_H"},
       {"__CUDA_RUNTIME_H__", "HIP_INCLUDE_HIP_HIP_RUNTIME_H"},
@@ -397,12 +403,7 @@ TEST(MappingInvariants, ConditionMacrosAreTheHeadersOwnGuards) {
     conditions += e.kind == MappingKind::Condition ? 1 : 0;
   }
   EXPECT_EQ(conditions, std::size(expected));
-  for (const auto& [cuda, hip] : expected) {
-    const Mapping* entry = table.find(cuda);
-    ASSERT_NE(entry, nullptr) << cuda;
-    EXPECT_EQ(entry->kind, MappingKind::Condition) << cuda;
-    EXPECT_EQ(entry->hip, hip) << cuda;
-  }
+  expect_hip_names(table, expected, MappingKind::Condition);
 }
 
 struct FamilyCounts {
