@@ -366,6 +366,18 @@ TEST(MappingInvariants, RemovedCudaHeadersOldCodeIncludesStillMap) {
   EXPECT_EQ(texture->hip, "hip/hip_texture_types.h");
   EXPECT_EQ(texture->lifecycle, Lifecycle::Removed);
   EXPECT_EQ(texture->support, Support::Verified);
+  // cuRAND's internal device headers and cuSOLVER's Rf/Sp headers are rewritten too.
+  for (const std::string_view header :
+       {"curand_discrete2.h", "curand_globals.h", "curand_normal_static.h", "curand_precalc.h"}) {
+    const Mapping* entry = builtin_mapping_table().find_header(header);
+    ASSERT_NE(entry, nullptr) << header;
+    EXPECT_EQ(entry->hip, "hiprand/hiprand_kernel.h") << header;
+  }
+  for (const std::string_view header : {"cusolverRf.h", "cusolverSp.h"}) {
+    const Mapping* entry = builtin_mapping_table().find_header(header);
+    ASSERT_NE(entry, nullptr) << header;
+    EXPECT_EQ(entry->hip, "hipsolver/hipsolver.h") << header;
+  }
 }
 
 // The legacy cuSPARSE API, removed from CUDA but called by old code and declared by hipSPARSE
