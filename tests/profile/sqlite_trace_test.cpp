@@ -279,6 +279,21 @@ TEST_F(SqliteTraceTest, TruncatedDatabase) {
   EXPECT_EQ(message.find('\n'), std::string::npos);
 }
 
+// A schema SQLite cannot parse is quoted in its message, line breaks and all; the error must
+// stay one line (found by sqlite_trace_fuzzer).
+TEST_F(SqliteTraceTest, AMalformedSchemaIsAOneLineError) {
+  const std::string path = database(
+      "schema.sqlite",
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL,\n    end INTEGER);"
+      "PRAGMA writable_schema = ON;"
+      "UPDATE sqlite_master SET sql = 'CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER "
+      "''NOT NULL,\n    end INTEGER)' WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL';");
+  const std::string message = error_of(path);
+  EXPECT_TRUE(message.starts_with(path + ": cannot read as SQLite: malformed database schema"))
+      << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
 TEST_F(SqliteTraceTest, FileIsNeverModified) {
   // A WAL-mode database in a read-only file: an ordinary read-only open would want to create
   // PATH-shm beside it.

@@ -4,12 +4,33 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "profile/csv/csv_numbers.h"
 
 namespace gpuport {
 namespace {
+
+// SQLite's message as one line of a reasonable length: a malformed schema is quoted in it,
+// newlines and all (found by sqlite_trace_fuzzer: a CREATE TABLE across lines).
+std::string one_line_message(const char* message) {
+  constexpr std::size_t k_longest = 240;
+  std::string out;
+  for (const char* p = message != nullptr ? message : ""; *p != '\0'; ++p) {
+    const auto byte = static_cast<unsigned char>(*p);
+    const bool space = byte < 0x20 || byte == 0x7f;
+    if (space && (out.empty() || out.back() == ' ')) {
+      continue;  // runs of line breaks and indentation become one space
+    }
+    if (out.size() >= k_longest) {
+      out += "...";
+      break;
+    }
+    out += space ? ' ' : *p;
+  }
+  return out;
+}
 
 constexpr int kProgressPeriod = 1000;  // VM steps between progress callbacks
 
@@ -29,7 +50,7 @@ tl::expected<bool, std::string> SqliteStatement::step() {
     return true;
   if (status == SQLITE_DONE)
     return false;
-  return tl::unexpected(std::string(sqlite3_errmsg(m_db)));
+  return tl::unexpected(one_line_message(sqlite3_errmsg(m_db)));
 }
 
 void SqliteStatement::reset() {
@@ -117,7 +138,8 @@ tl::expected<SqliteDb, TraceError> SqliteDb::open(const std::string& path) {
   const int status = sqlite3_open_v2(sqlite_read_only_uri(path).c_str(), &db,
                                      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
   if (status != SQLITE_OK) {
-    std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(status);
+    std::string message =
+        one_line_message(db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(status));
     sqlite3_close(db);
     return tl::unexpected(TraceError{path + ": cannot open as SQLite: " + message});
   }
@@ -168,7 +190,7 @@ tl::expected<SqliteStatement, TraceError> SqliteDb::prepare(const std::string& s
   if (sqlite3_prepare_v2(m_db, sql.c_str(), static_cast<int>(sql.size() + 1), &statement,
                          nullptr) != SQLITE_OK) {
     sqlite3_finalize(statement);
-    return tl::unexpected(error(table, sqlite3_errmsg(m_db)));
+    return tl::unexpected(error(table, one_line_message(sqlite3_errmsg(m_db))));
   }
   return SqliteStatement(m_db, statement);
 }
@@ -178,13 +200,14 @@ tl::expected<bool, TraceError> SqliteDb::has_table(std::string_view name) {
   const char* sql =
       "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE";
   if (sqlite3_prepare_v2(m_db, sql, -1, &statement, nullptr) != SQLITE_OK) {
-    std::string message = sqlite3_errmsg(m_db);
+    std::string message = one_line_message(sqlite3_errmsg(m_db));
     sqlite3_finalize(statement);
     return tl::unexpected(TraceError{m_path + ": cannot read as SQLite: " + message});
   }
   sqlite3_bind_text(statement, 1, name.data(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
   const int status = sqlite3_step(statement);
-  std::string message = status == SQLITE_ROW || status == SQLITE_DONE ? "" : sqlite3_errmsg(m_db);
+  std::string message =
+      status == SQLITE_ROW || status == SQLITE_DONE ? "" : one_line_message(sqlite3_errmsg(m_db));
   sqlite3_finalize(statement);
   if (!message.empty())
     return tl::unexpected(TraceError{m_path + ": cannot read as SQLite: " + message});
