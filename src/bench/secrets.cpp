@@ -10,14 +10,6 @@ namespace {
 
 constexpr std::size_t k_min_secret = 4;
 
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    c = ascii_lower(c);
-  }
-  return out;
-}
-
 bool all_letters(std::string_view word) {
   return std::all_of(word.begin(), word.end(),
                      [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); });
@@ -49,7 +41,7 @@ void add_secret(std::vector<std::string>& secrets, std::string_view value) {
 }  // namespace
 
 bool is_credential_name(std::string_view name) {
-  const std::string lower = lowered(name);
+  const std::string lower = to_lower_ascii(name);
   if (lower == "authorization" || lower == "proxy-authorization" || lower == "cookie") {
     return true;
   }

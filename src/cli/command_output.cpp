@@ -25,6 +25,16 @@ std::optional<ProfileFormat> parse_profile_format(std::string_view name) {
   return std::nullopt;
 }
 
+int unread_input_error(const std::string& path, SkipReason reason, std::uint64_t size,
+                       std::string_view detail) {
+  const std::string why = reason == SkipReason::TooLarge
+                              ? std::to_string(size) + " bytes, over --max-filesize"
+                              : printable(detail);
+  std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n", printable(path).c_str(),
+               why.c_str());
+  return 2;
+}
+
 std::optional<int> unwritable_output(const std::string& path) {
   if (path.empty()) {
     return std::nullopt;

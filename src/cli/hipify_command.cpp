@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cli/command_line.h"
+#include "cli/command_output.h"
 #include "cli/hipify_report.h"
 #include "cli/progress.h"
 #include "cli/scan_exclusions.h"
@@ -440,14 +441,8 @@ int run_hipify_command(const CommandArgs& args) {
   // `hipify FILE --stdout` printed nothing and exited 0.
   for (const FileOutcome& file : run->files) {
     const InputRoot& root = run->roots[file.root];
-    const bool unread =
-        file.reason == SkipReason::Unreadable || file.reason == SkipReason::TooLarge;
-    if (!root.directory && unread) {
-      std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n", printable(root.path).c_str(),
-                   file.reason == SkipReason::TooLarge
-                       ? fmt::format("{} bytes, over --max-filesize", file.size).c_str()
-                       : printable(file.reason_detail).c_str());
-      return 2;
+    if (!root.directory && file.reason && left_unread(*file.reason)) {
+      return unread_input_error(root.path, *file.reason, file.size, file.reason_detail);
     }
   }
   auto plan = plan_output(*run, config->output);

@@ -467,13 +467,8 @@ int run_scan_command(const CommandArgs& args) {
   if (result->files_scanned == 0 && result->skipped.size() == 1 &&
       !std::filesystem::is_directory(config->root)) {
     const SkippedEntry& entry = result->skipped.front();
-    if (entry.reason == SkipReason::Unreadable || entry.reason == SkipReason::TooLarge) {
-      std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n",
-                   printable(config->root).c_str(),
-                   entry.reason == SkipReason::TooLarge
-                       ? fmt::format("{} bytes, over --max-filesize", entry.size).c_str()
-                       : printable(entry.detail).c_str());
-      return 2;
+    if (left_unread(entry.reason)) {
+      return unread_input_error(config->root, entry.reason, entry.size, entry.detail);
     }
   }
 

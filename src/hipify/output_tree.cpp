@@ -69,24 +69,6 @@ IoError error_from(const std::string& path, const std::error_code& error) {
   return IoError{path, error.message()};
 }
 
-bool write_all(int fd, const char* bytes, std::size_t size) {
-  while (size > 0) {
-    const ssize_t wrote = ::write(fd, bytes, size);
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote <= 0) {
-      if (wrote == 0) {
-        errno = EIO;
-      }
-      return false;
-    }
-    bytes += wrote;
-    size -= static_cast<std::size_t>(wrote);
-  }
-  return true;
-}
-
 // Copies the bytes of `from` into `to`, a new file, with `from`'s permissions. The error names
 // the file that failed and the real errno: std::filesystem::copy_file reported a write cut
 // short by `ulimit -f` as "cannot copy: Success". On failure `to` is removed.
@@ -150,7 +132,7 @@ tl::expected<void, IoError> copy_new_file(const std::string& from, const std::st
     if (got == 0) {
       break;
     }
-    if (!write_all(out, buffer.data(), static_cast<std::size_t>(got))) {
+    if (!write_all(out, std::string_view(buffer.data(), static_cast<std::size_t>(got)))) {
       return fail(to, errno);
     }
   }
@@ -371,7 +353,7 @@ tl::expected<void, IoError> write_new_file(const std::string& target, std::strin
   if (fd < 0) {
     return tl::unexpected(IoError{target, std::strerror(errno)});
   }
-  if (!write_all(fd, bytes.data(), bytes.size())) {
+  if (!write_all(fd, bytes)) {
     const int error = errno;
     ::close(fd);
     ::unlink(target.c_str());

@@ -114,11 +114,10 @@ class UnknownNames {
       return;
     }
     const Token& token = ts.tokens[index];
-    const std::uint32_t column = token.offset - ts.line_starts[token.line - 1] + 1;
-    ft.stats.needs_review.push_back(
-        UnsupportedUse{std::string(text), ft.path, token.line, column, *family, Lifecycle::Current,
-                       "a CUDA-looking name the tables do not know (a newer CUDA's API?): left "
-                       "as written; port it by hand, or rename it if it is the project's own"});
+    ft.stats.needs_review.push_back(UnsupportedUse{
+        std::string(text), ft.path, token.line, ts.column(token), *family, Lifecycle::Current,
+        "a CUDA-looking name the tables do not know (a newer CUDA's API?): left "
+        "as written; port it by hand, or rename it if it is the project's own"});
   }
 
  private:

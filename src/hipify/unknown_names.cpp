@@ -27,6 +27,10 @@ bool is_expression_keyword(std::string_view word) {
 }  // namespace
 
 std::optional<ApiFamily> cuda_api_family(std::string_view name) {
+  // Called for every identifier the tables do not know: most leave at the first letter.
+  if (name.size() < 4 || (name[0] != 'c' && name[0] != 'n')) {
+    return std::nullopt;
+  }
   static constexpr std::array<std::pair<std::string_view, ApiFamily>, 10> k_prefixes{{
       {"cublasLt", ApiFamily::BlasLt},
       {"cublas", ApiFamily::Blas},

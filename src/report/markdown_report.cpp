@@ -75,7 +75,10 @@ std::string position(std::string_view file, std::uint32_t line) {
 class MarkdownWriter {
  public:
   MarkdownWriter(const ScanResult& result, const ReportOptions& options)
-      : m_result(result), m_options(options) {}
+      : m_result(result),
+        m_options(options),
+        m_coverage(scan_coverage(result)),
+        m_gap(coverage_gap(m_coverage)) {}
 
   std::string render() {
     const AmdView view = amd_view(m_result);
@@ -103,8 +106,8 @@ class MarkdownWriter {
       }
       m_out += "\n";
     }
-    if (const std::string gap = coverage_gap(scan_coverage(m_result)); !gap.empty()) {
-      m_out += fmt::format("\n**Incomplete:** {} (see Coverage).\n", gap);
+    if (!m_gap.empty()) {
+      m_out += fmt::format("\n**Incomplete:** {} (see Coverage).\n", m_gap);
     }
     portability();
     inventory();
@@ -321,12 +324,12 @@ class MarkdownWriter {
   }
 
   void coverage() {
-    const ScanCoverage covered = scan_coverage(m_result);
+    const ScanCoverage& covered = m_coverage;
     if (covered.complete()) {
       return;
     }
-    m_out += fmt::format("\n### Coverage\n\n**Incomplete:** {}; their findings are missing.\n\n",
-                         coverage_gap(covered));
+    m_out +=
+        fmt::format("\n### Coverage\n\n**Incomplete:** {}; their findings are missing.\n\n", m_gap);
     header({"File", "Reason", "Detail"}, "|---|---|---|");
     for (const SkippedEntry& entry : covered.unread) {
       row({code(entry.path), std::string(skip_reason_name(entry.reason)), cell(entry.detail)});
@@ -347,6 +350,8 @@ class MarkdownWriter {
 
   const ScanResult& m_result;
   const ReportOptions& m_options;
+  const ScanCoverage m_coverage;  // the product files not read, for Coverage and the summary
+  const std::string m_gap;
   std::string m_out;
 };
 

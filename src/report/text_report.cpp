@@ -20,7 +20,11 @@ class TextWriter {
  public:
   // The findings by rule serve two sections: one pass over the findings, not two.
   TextWriter(const ScanResult& result, const ReportOptions& options)
-      : m_result(result), m_options(options), m_by_rule(findings_by_rule(result)) {}
+      : m_result(result),
+        m_options(options),
+        m_by_rule(findings_by_rule(result)),
+        m_coverage(scan_coverage(result)),
+        m_gap(coverage_gap(m_coverage)) {}
 
   std::string render() {
     header();
@@ -321,12 +325,12 @@ class TextWriter {
 
   // Product files the scan could not read: listed, since their findings are missing.
   void coverage() {
-    const ScanCoverage covered = scan_coverage(m_result);
+    const ScanCoverage& covered = m_coverage;
     if (covered.complete()) {
       return;
     }
     title("Coverage");
-    line(fmt::format("  Incomplete: {}; their findings are missing.", coverage_gap(covered)));
+    line(fmt::format("  Incomplete: {}; their findings are missing.", m_gap));
     constexpr std::size_t k_listed = 10;
     for (std::size_t i = 0; i < covered.unread.size() && i < k_listed; ++i) {
       const SkippedEntry& entry = covered.unread[i];
@@ -365,8 +369,8 @@ class TextWriter {
           styled(tier, tier_color(tier), m_options.color), view.open);
     }
     m_out += text;
-    if (const std::string gap = coverage_gap(scan_coverage(m_result)); !gap.empty()) {
-      m_out += fmt::format(" Incomplete: {}.", gap);
+    if (!m_gap.empty()) {
+      m_out += fmt::format(" Incomplete: {}.", m_gap);
     }
     m_out += '\n';
   }
@@ -374,6 +378,8 @@ class TextWriter {
   const ScanResult& m_result;
   const ReportOptions& m_options;
   const std::vector<RuleCount> m_by_rule;
+  const ScanCoverage m_coverage;  // the product files not read, for Coverage and the verdict
+  const std::string m_gap;
   std::string m_out;
 };
 

@@ -10,9 +10,7 @@ ScanCoverage scan_coverage(const ScanResult& result) {
   coverage.files_read = result.files_scanned;
   coverage.files_skipped = result.skipped.size();
   for (const SkippedEntry& entry : result.skipped) {
-    const bool unread =
-        entry.reason == SkipReason::Unreadable || entry.reason == SkipReason::TooLarge;
-    if (!unread || detect_language(entry.path) == Language::Other ||
+    if (!left_unread(entry.reason) || detect_language(entry.path) == Language::Other ||
         scope_of_path(entry.path, {}) != Scope::Product) {
       continue;
     }

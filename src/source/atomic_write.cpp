@@ -50,20 +50,6 @@ mode_t current_umask() {
   return mask;
 }
 
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
-    if (wrote < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(wrote));
-  }
-  return true;
-}
-
 // Swaps `temp` with an existing regular file at `path` in one step, then removes the old contents
 // (now under the temporary name). A plain rename over an existing file makes ext4 write the new
 // file's data out on the spot (its auto_da_alloc guard for programs that skip fsync): a
@@ -122,6 +108,23 @@ tl::expected<OutputTarget, IoError> file_in_writable_directory(const std::string
 }
 
 }  // namespace
+
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      if (wrote == 0) {
+        errno = EIO;  // no progress and no error: never loop on it
+      }
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  return true;
+}
 
 tl::expected<OutputTarget, IoError> resolve_output_path(const std::string& path) {
   if (path.empty()) {

@@ -62,6 +62,9 @@ class AtomicFile {
   std::uint64_t m_flushed = 0;  // bytes whose write-back has been started
 };
 
+// Writes all of `bytes` to `fd`, retrying short writes and EINTR; false with errno set otherwise.
+bool write_all(int fd, std::string_view bytes);
+
 // The whole file at once: AtomicFile::create, write, commit.
 tl::expected<void, IoError> write_file_atomically(const std::string& path, std::string_view bytes);
 

@@ -51,6 +51,12 @@ enum class SkipReason : std::uint8_t {
 };
 std::string_view skip_reason_name(SkipReason reason);
 
+// The reasons a file meant to be read was not: it could not be opened or read, or it is over
+// the size limit (the others are files no one reads: binaries, links, devices).
+constexpr bool left_unread(SkipReason reason) {
+  return reason == SkipReason::Unreadable || reason == SkipReason::TooLarge;
+}
+
 struct SkippedEntry {
   std::string path;
   SkipReason reason = SkipReason::Unreadable;

@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "report/json_report.h"
-#include "scan/coverage.h"
 #include "report/report_groups.h"
 #include "report/sarif_report.h"
 #include "report/text_util.h"
+#include "scan/coverage.h"
 #include "scan/rules/catalog.h"
 #include "version.h"
 
