@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pathlib
 import re
 
@@ -124,8 +125,10 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
         if (target and accept.fullmatch(target) and not EXCLUDED.fullmatch(target)
                 and target not in rules.exclude and target not in names):
             names[target] = CudaName(kind, entry.deprecated, arities=list(entry.arities))
-        elif target in names and names[target].arities and not entry.arities:
-            entry.arities = list(names[target].arities)
+        elif target in names and names[target].arities:
+            # `#define cublasCgemm cublasCgemm_v2` (cublas_v2.h) while cublas.h declares the
+            # legacy cublasCgemm: a call of the plain name may take either form.
+            entry.arities += [a for a in names[target].arities if a not in entry.arities]
     # Versioned functions of an internal-build branch (`cuCtxCreate_v2`, `cuMemcpyHtoD_v2`): old
     # code calls them by these names; each is API when its unversioned base is.
     for decl in internal:
@@ -189,6 +192,9 @@ class Resolver:
             return "", "unsupported"
         if self.declared_as(target, cuda, arity=False):
             return target, "verified"
+        # Declared by another release of the lists (newer, or removed since): not here.
+        if target in self.hip.elsewhere and target not in self.rules.provides[side]:
+            return "", "unsupported"
         # A rule naming something the installed library lacks must say it is documented for a
         # newer version (`provides`), so a typo cannot pass as Documented.
         if self.installed and target not in self.rules.provides[side]:
@@ -321,9 +327,11 @@ def condition_entries(family: str, rules: Merged, cuda_include: pathlib.Path,
     for cuda_path, hip_path in sorted(rules.guards.items()):
         if not hip.has_header(hip_path):
             raise GeneratorError(f"guard {cuda_path}: the HIP header {hip_path} is not installed")
-        entries.append(Entry(include_guard(cuda_include / cuda_path),
-                             include_guard(hip.include / hip_path), "", family, "condition",
-                             "verified", "current"))
+        if not hip.headers[hip_path]:
+            raise GeneratorError(f"guard {cuda_path}: the HIP header {hip_path} has no include "
+                                 "guard in the name lists")
+        entries.append(Entry(include_guard(cuda_include / cuda_path), hip.headers[hip_path], "",
+                             family, "condition", "verified", "current"))
     for cuda, target in sorted(rules.conditions.items()):
         entries.append(Entry(cuda, target, "", family, "condition", "documented", "current"))
     return entries
@@ -339,7 +347,7 @@ def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
     removed_meta = sources.removed_runtime_functions(cuda_include)
     for family in FAMILIES:
         rules = merge(rule_files.get(family.name, []))
-        decls = sources.cdecl.scan_files(sources.cuda_files(cuda_include, family.files))
+        decls = _cuda_decls(cuda_include, family.files)
         names = collect(family, decls, rules)
         if family.name == "runtime":
             # Old signatures stay valid user code: a removed name, or an old arity.
@@ -378,6 +386,12 @@ def build(cuda_include: pathlib.Path, hip: sources.HipIndex,
     result = sorted(entries.values(), key=lambda e: e.cuda)
     check(result)
     return result
+
+
+@functools.lru_cache(maxsize=None)
+def _cuda_decls(cuda_include: pathlib.Path, files: tuple[str, ...]):
+    """A family's CUDA declarations, read once for all the releases a run builds."""
+    return sources.cdecl.scan_files(sources.cuda_files(cuda_include, files))
 
 
 def check(entries: list[Entry]) -> None:

@@ -85,8 +85,17 @@ def library(cuda_prefix: str, hip_prefix: str) -> Derive:
 
 
 def blas(name: str) -> list[str]:
+    """cublasX and cublasX_v2 -> hipblasX_v2 where the release declares it, else hipblasX.
+
+    hipBLAS 2.x (ROCm 6.0 to 6.4) keeps its old API under the plain names (hipblasComplex,
+    hipblasDatatype_t, both deprecated) and declares the hipComplex/hipDataType API, the one
+    translated CUDA code calls with cuComplex -> hipComplex and cudaDataType -> hipDataType, as
+    `X_v2` (`X_v2_64` for 64-bit indices); before 6.0 and from hipBLAS 3.0 (ROCm 7.0) on, the
+    plain name is that API, so the first candidate a release declares is the right one."""
     base = re.sub(r"_v2(?=$|_64$)", "", name)
-    return library("cublas", "hipblas")(base)
+    plain = library("cublas", "hipblas")(base)
+    return [re.sub(r"(_64)?$", r"_v2\1", n, count=1) for n in plain
+            if n.startswith("hipblas")] + plain
 
 
 def roc_library(cuda_prefix: str, roc_prefix: str) -> Derive:

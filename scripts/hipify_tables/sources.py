@@ -14,8 +14,6 @@ from . import cdecl
 HIP_DIRS = ("hip", "hiprand", "rocrand", "hipsparse", "rocsparse", "rocm_smi", "hipblas",
             "rocblas", "hipblaslt", "hipfft", "rocfft", "hipsolver", "rocsolver", "miopen",
             "rccl", "roctracer", "hipcub")
-_SKIP_PARTS = ("nvidia_detail", "nvcc_detail", "hcc_detail")
-_SKIP_NAME = re.compile(r"nvcc|nvidia")
 
 
 def read_text(path: pathlib.Path) -> str:
@@ -87,39 +85,27 @@ def declared(decls: list[cdecl.Decl]) -> Declared:
 
 @dataclasses.dataclass
 class HipIndex:
-    include: pathlib.Path
+    """What one ROCm release declares: its names, and its headers with their include guards."""
+
+    release: str
     names: Declared
     lower: dict[str, list[str]]  # lower-case name -> declared spellings
-    files: list[str]
+    headers: dict[str, str]  # install path -> include guard macro ("" when none)
+    # Names some other release of the lists declares: a rule naming one of them is not a typo.
+    elsewhere: set[str] = dataclasses.field(default_factory=set)
 
     def has_header(self, path: str) -> bool:
-        return (self.include / path).is_file()
+        return path in self.headers
 
     def has_any(self, paths: tuple[str, ...]) -> bool:
         return any(self.has_header(p) for p in paths)
 
 
-def hip_index(hip_include: pathlib.Path, extra: list[pathlib.Path]) -> HipIndex:
-    sources: dict[str, str] = {}
-    for directory in HIP_DIRS:
-        root = hip_include / directory
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            relative = path.relative_to(hip_include)
-            if (path.suffix in (".h", ".hpp") and path.is_file()
-                    and not set(relative.parts) & set(_SKIP_PARTS)
-                    and not _SKIP_NAME.search(path.name)):
-                sources[str(relative)] = read_text(path)
-    # clang's HIP wrapper headers declare the device math library HIP code compiles against.
-    for directory in extra:
-        for path in sorted(directory.glob("__clang_hip_*.h")):
-            sources[f"<clang>/{path.name}"] = read_text(path)
-    names = declared(cdecl.scan_files(sources))
+def hip_index(release: str, names: Declared, headers: dict[str, str]) -> HipIndex:
     lower: dict[str, list[str]] = {}
     for name in sorted(names.kinds):
         lower.setdefault(name.lower(), []).append(name)
-    return HipIndex(hip_include, names, lower, sorted(sources))
+    return HipIndex(release, names, lower, headers)
 
 
 def default_clang_hip_include() -> list[pathlib.Path]:

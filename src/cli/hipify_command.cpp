@@ -91,6 +91,7 @@ struct RawHipifyArgs {
   bool no_ignore = false;
   bool follow_symlinks = false;
   std::string max_filesize = "16M";
+  std::string rocm;
   bool quiet = false;
 };
 
@@ -121,6 +122,13 @@ void define_flags(CLI::App& app, RawHipifyArgs& raw) {
       ->type_name("keep|hip")
       ->capture_default_str();
   app.add_flag("--roc", raw.roc, "Use AMD's native libraries (rocBLAS, rocRAND...) not hip*");
+  app.add_option("--rocm", raw.rocm,
+                 fmt::format("ROCm release to translate for, {} to {} (default: {}; with --verify, "
+                             "hipcc's): names it lacks are reported, not written",
+                             rocm_release_name(rocm_releases().front()),
+                             rocm_release_name(newest_rocm_release()),
+                             rocm_release_name(newest_rocm_release())))
+      ->type_name("X.Y");
   app.add_flag("--translate-comments", raw.translate_comments,
                "Also rename CUDA names inside comments and string literals");
   app.add_flag("--no-warnings", raw.no_warnings,
@@ -232,6 +240,17 @@ tl::expected<HipifyConfig, UsageError> validate(const RawHipifyArgs& raw, const 
   if (!max_size) {
     return tl::unexpected(usage(fmt::format("invalid --max-filesize '{}': {}",
                                             printable(raw.max_filesize), max_size.error())));
+  }
+  if (!raw.rocm.empty()) {
+    const std::optional<RocmRelease> rocm = parse_rocm_release(raw.rocm);
+    const RocmRelease oldest = rocm_releases().front();
+    const RocmRelease newest = newest_rocm_release();
+    if (!rocm || *rocm < oldest || *rocm > newest) {
+      return tl::unexpected(usage(
+          fmt::format("invalid --rocm '{}': gpuport's tables cover ROCm {} to {} (MAJOR.MINOR)",
+                      printable(raw.rocm), rocm_release_name(oldest), rocm_release_name(newest))));
+    }
+    config.hipify.translate.rocm = *rocm;
   }
   config.hipify.translate.roc = raw.roc;
   config.hipify.translate.translate_comments = raw.translate_comments;
@@ -423,6 +442,24 @@ int run_hipify_command(const CommandArgs& args) {
     std::fprintf(stderr, "gpuport: error: %s\n", inputs.error().message.c_str());
     return 2;
   }
+  if (config->verify == Verify::On && config->hipify.translate.rocm == 0) {
+    // Translate for the compiler that checks the result, and say so.
+    const RocmTarget target = rocm_target_of_hipcc(config->verify_options.hipcc);
+    config->hipify.translate.rocm = target.release;
+    const std::string hipcc = printable(config->verify_options.hipcc);
+    const std::string release = rocm_release_name(target.release);
+    std::string note =
+        !target.reported
+            ? fmt::format("translating for ROCm {}: '{} --version' names no HIP version", release,
+                          hipcc)
+            : fmt::format("translating for ROCm {}, the HIP of '{}' (--verify)", release, hipcc);
+    if (target.reported && *target.reported != target.release) {
+      note += fmt::format(
+          ", which reports {}, outside the tables' {} to {}", rocm_release_name(*target.reported),
+          rocm_release_name(rocm_releases().front()), rocm_release_name(newest_rocm_release()));
+    }
+    std::fprintf(stderr, "gpuport: %s; --rocm X.Y chooses another\n", note.c_str());
+  }
 
   DiskFileSystem disk;
   ScanProgress progress;
@@ -430,7 +467,8 @@ int run_hipify_command(const CommandArgs& args) {
   {
     ProgressLine line(progress, decide_progress_display(config->progress == Progress::Quiet),
                       "translating");
-    run = hipify_tree(disk, config->inputs, config->hipify, builtin_mapping_table(), &progress);
+    run = hipify_tree(disk, config->inputs, config->hipify,
+                      mapping_table_for(config->hipify.translate.rocm), &progress);
   }
   if (!run) {
     std::fprintf(stderr, "gpuport: error: cannot read '%s': %s\n",

@@ -43,6 +43,8 @@ Json options_json(const HipifyConfig& config) {
   out["translate_comments"] = config.hipify.translate.translate_comments;
   out["warnings"] = config.hipify.translate.warnings;
   out["offload_arch"] = config.hipify.build.offload_arch;
+  out["rocm"] = rocm_release_name(config.hipify.translate.rocm != 0 ? config.hipify.translate.rocm
+                                                                    : newest_rocm_release());
   return out;
 }
 
@@ -96,6 +98,9 @@ Json conversions_json(const TranslationStats& totals) {
                            {"file", str(use.file)},
                            {"line", use.line},
                            {"column", use.column}});
+    if (use.needs_rocm != 0) {
+      unsupported.back()["needs_rocm"] = rocm_release_name(use.needs_rocm);
+    }
   }
   Json review = Json::array();
   for (const UnsupportedUse& use : totals.needs_review) {

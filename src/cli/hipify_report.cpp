@@ -169,8 +169,12 @@ std::vector<std::string> diagnostic_lines(const HipifyReport& report) {
       }
       for (const UnsupportedUse& use : file.stats.unsupported) {
         positioned.push_back({use.line, use.column,
-                              fmt::format("warning: unsupported on HIP: {} ({})",
-                                          printable(use.name), family_name(use.family))});
+                              use.needs_rocm != 0
+                                  ? fmt::format("warning: needs ROCm >= {}: {} ({})",
+                                                rocm_release_name(use.needs_rocm),
+                                                printable(use.name), family_name(use.family))
+                                  : fmt::format("warning: unsupported on HIP: {} ({})",
+                                                printable(use.name), family_name(use.family))});
       }
       for (const UnsupportedUse& use : file.stats.needs_review) {
         positioned.push_back(
@@ -207,6 +211,10 @@ std::string stats_text(const HipifyReport& report) {
   const TranslationStats& totals = run.totals;
   const HipifyCounts counts = count_results(run);
   std::string out = "Statistics\n";
+  const RocmRelease target = report.config.hipify.translate.rocm;
+  out += fmt::format("  target                ROCm {}{}\n",
+                     rocm_release_name(target != 0 ? target : newest_rocm_release()),
+                     target != 0 ? "" : " (the newest the tables know; --rocm X.Y to change)");
   out += fmt::format(
       "  files                 {}: {} translated ({} changed), {}, {} copied\n",
       thousands(counts.files), thousands(counts.translated), thousands(counts.changed),
@@ -252,13 +260,20 @@ std::string stats_text(const HipifyReport& report) {
                       width, thousands(entry.count), family_name(entry.family));
     }
   }
-  out += fmt::format("\nUnsupported on HIP    {}\n", thousands(totals.unsupported.size()));
+  const auto newer = std::count_if(totals.unsupported.begin(), totals.unsupported.end(),
+                                   [](const UnsupportedUse& use) { return use.needs_rocm != 0; });
+  out += fmt::format("\nUnsupported on HIP    {}{}\n", thousands(totals.unsupported.size()),
+                     newer == 0 ? ""
+                                : fmt::format(" ({} need a newer ROCm than the target)",
+                                              thousands(static_cast<std::uint64_t>(newer))));
   for (const UnsupportedUse& use : totals.unsupported) {
-    out += fmt::format("  {}:{}:{}  {} ({}{})\n", printable(use.file), use.line, use.column,
-                       printable(use.name), family_name(use.family),
-                       use.lifecycle == Lifecycle::Current
-                           ? ""
-                           : ", " + std::string(lifecycle_name(use.lifecycle)) + " in CUDA");
+    out += fmt::format(
+        "  {}:{}:{}  {} ({}{}{})\n", printable(use.file), use.line, use.column, printable(use.name),
+        family_name(use.family),
+        use.lifecycle == Lifecycle::Current
+            ? ""
+            : ", " + std::string(lifecycle_name(use.lifecycle)) + " in CUDA",
+        use.needs_rocm == 0 ? "" : ", needs ROCm >= " + rocm_release_name(use.needs_rocm));
   }
   out += fmt::format("\nWarnings by rule      {}\n", thousands(counts.warnings));
   const auto catalog = rule_catalog();

@@ -48,6 +48,7 @@ std::string_view FileTranslation::record_use(const Mapping& entry, std::string_v
     }
     if (to.empty()) {
       stats.unsupported.push_back(use());
+      stats.unsupported.back().needs_rocm = entry.needs_rocm;
     } else if (entry.family == ApiFamily::Fp8) {
       stats.needs_review.push_back(use());
       stats.needs_review.back().why =

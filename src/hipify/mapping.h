@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -44,8 +46,8 @@ inline constexpr std::size_t k_api_family_count = static_cast<std::size_t>(ApiFa
 enum class MappingKind : std::uint8_t { Function, Type, Constant, Namespace, Header, Condition };
 
 enum class Support : std::uint8_t {
-  Verified,     // the HIP name is declared in an installed HIP/ROCm header
-  Documented,   // from a documented rule file; the HIP header is not installed here to check
+  Verified,     // the HIP name is declared by the target release's headers (the name lists)
+  Documented,   // from a documented rule file; no name list of the release declares it
   Unsupported,  // no HIP equivalent: left as written and reported
 };
 
@@ -61,7 +63,23 @@ struct Mapping {
   MappingKind kind = MappingKind::Function;
   Support support = Support::Verified;
   Lifecycle lifecycle = Lifecycle::Current;
+  // The ROCm release (RocmRelease) whose headers first declare `hip`, 0 when every release of
+  // the name lists does.
+  std::uint16_t since = 0;
+  // In a table for an older target (mapping_table_for): the release this name needs, when
+  // the target lacks it. The entry is then Unsupported.
+  std::uint16_t needs_rocm = 0;
 };
+
+// A ROCm release as major * 100 + minor: 6.2 is 602.
+using RocmRelease = std::uint16_t;
+
+// The releases the built-in tables were generated for (one name list each), oldest first.
+std::span<const RocmRelease> rocm_releases();
+RocmRelease newest_rocm_release();
+// "6.2" -> 602; nullopt unless MAJOR.MINOR.
+std::optional<RocmRelease> parse_rocm_release(std::string_view text);
+std::string rocm_release_name(RocmRelease release);  // 602 -> "6.2"
 
 // An index over mapping entries. The entries must outlive the table.
 class MappingTable {
@@ -79,8 +97,14 @@ class MappingTable {
   std::unordered_map<std::string_view, const Mapping*> m_headers;
 };
 
-// The generated tables built into gpuport.
+// The generated tables built into gpuport, for the newest release.
 const MappingTable& builtin_mapping_table();
+
+// The tables for a target release between the oldest and the newest of rocm_releases(): a
+// name whose HIP spelling differs there (hipBLAS's `_v2` forms of 6.x) has that spelling, a
+// name the target's headers do not declare yet is Unsupported with `needs_rocm` set. The
+// newest release (or a later one, or 0) gets builtin_mapping_table(). Built once per target.
+const MappingTable& mapping_table_for(RocmRelease target);
 
 // Stable lower-case names used in statistics and JSON: "runtime", "blas", "header", ...
 std::string_view api_family_name(ApiFamily family);

@@ -27,6 +27,9 @@ struct TranslateOptions {
   bool roc = false;
   bool translate_comments = false;  // also rename inside comments and string literals
   bool warnings = true;             // run the scan's rule catalog over the source
+  // The ROCm release translated for, as the reports name it; the caller passes the matching
+  // table (mapping_table_for). 0: the newest release of the tables.
+  RocmRelease rocm = 0;
 };
 
 // One distinct rename and how often it happened.
@@ -47,6 +50,8 @@ struct UnsupportedUse {
   ApiFamily family = ApiFamily::Runtime;
   Lifecycle lifecycle = Lifecycle::Current;
   std::string_view why;  // needs_review only: what to check (static text)
+  // Unsupported only: HIP has the name from this ROCm release on, newer than the target.
+  RocmRelease needs_rocm = 0;
 };
 
 struct TranslationStats {

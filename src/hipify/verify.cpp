@@ -262,4 +262,32 @@ std::vector<VerifyResult> verify_sources(const FileSystem& fs, std::span<const V
   return results;
 }
 
+std::optional<RocmRelease> hip_release_of_version_output(std::string_view output) {
+  constexpr std::string_view k_label = "HIP version: ";
+  const std::size_t at = output.find(k_label);
+  if (at == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string_view rest = output.substr(at + k_label.size());
+  const std::size_t first_dot = rest.find('.');
+  if (first_dot == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const std::size_t end = rest.find_first_not_of("0123456789", first_dot + 1);
+  return parse_rocm_release(rest.substr(0, end));
+}
+
+RocmTarget rocm_target_of_hipcc(const std::string& hipcc) {
+  ProcessLimits limits;
+  limits.timeout = std::chrono::seconds(60);
+  auto ran = run_process({hipcc, "--version"}, limits);
+  RocmTarget target;
+  target.reported =
+      ran && ran->exit_code == 0 ? hip_release_of_version_output(ran->output) : std::nullopt;
+  target.release =
+      target.reported ? std::clamp(*target.reported, rocm_releases().front(), newest_rocm_release())
+                      : newest_rocm_release();
+  return target;
+}
+
 }  // namespace gpuport

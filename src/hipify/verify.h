@@ -4,11 +4,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "hipify/mapping.h"
 #include "scan/scanner.h"
 #include "source/file_system.h"
 
@@ -54,6 +56,18 @@ CompileOutcome classify_compile_output(int exit_code, std::string_view output);
 
 // The argv of one check: hipcc --offload-arch=A -fsyntax-only -x hip|c [extra] FILE.
 std::vector<std::string> verify_command(const VerifyOptions& options, const std::string& path);
+
+// The ROCm release `hipcc --version` names ("HIP version: 5.2.21153-0" -> 502); nullopt when
+// the output has no such line.
+std::optional<RocmRelease> hip_release_of_version_output(std::string_view output);
+
+// The release --verify translates for when --rocm is not given: hipcc's, brought within the
+// releases the tables cover; the newest when hipcc names none.
+struct RocmTarget {
+  RocmRelease release = 0;
+  std::optional<RocmRelease> reported;  // what `hipcc --version` says
+};
+RocmTarget rocm_target_of_hipcc(const std::string& hipcc);
 
 // One result per input, in input order. Sources (.cu .hip .cpp .cc .cxx .c) are compiled, up to
 // options.jobs at a time; an unchanged source without CUDA in its name (.cpp, .c, ...) is

@@ -499,6 +499,15 @@ TEST_F(HipifyCliTest, BadUsageExitsTwoWithOneLineNamingTheProblemAndWritesNothin
        "gpuport: error: invalid --format 'xml' (valid: text, json)\n"},
       {"hipify repo --dry-run --in-palce",
        "gpuport: error: unknown option '--in-palce'. Did you mean '--in-place'?\n"},
+      {"hipify repo --dry-run --rocm 7.0",
+       "gpuport: error: invalid --rocm '7.0': gpuport's tables cover ROCm 5.2 to 6.2 "
+       "(MAJOR.MINOR)\n"},
+      {"hipify repo --dry-run --rocm 6",
+       "gpuport: error: invalid --rocm '6': gpuport's tables cover ROCm 5.2 to 6.2 "
+       "(MAJOR.MINOR)\n"},
+      {"hipify repo --dry-run --rocm 5.0",
+       "gpuport: error: invalid --rocm '5.0': gpuport's tables cover ROCm 5.2 to 6.2 "
+       "(MAJOR.MINOR)\n"},
   };
   for (const auto& [args, message] : cases) {
     const Outcome run = gpuport(args);
@@ -507,6 +516,61 @@ TEST_F(HipifyCliTest, BadUsageExitsTwoWithOneLineNamingTheProblemAndWritesNothin
     EXPECT_EQ(run.out, "") << args;
   }
   EXPECT_EQ(snapshot(m_dir), before);
+}
+
+// --rocm X.Y: a name the target lacks is left as written and reported with the release that
+// has it; the newest target translates it; hipBLAS's spelling follows the target.
+TEST_F(HipifyCliTest, RocmTargetReportsNamesItLacksAndSpellsHipblasForTheRelease) {
+  write_file(
+      m_dir / "graph.cu",
+      "#include <cublas_v2.h>\n"
+      "void f(cudaStream_t s, cudaGraph_t g, cublasHandle_t h, const cuComplex* a, cuComplex* c) "
+      "{\n"
+      "  cudaStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal);\n"
+      "  cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, a, a, 2, a, 2, a, c, 2);\n"
+      "}\n");
+  const Outcome old = gpuport("hipify graph.cu --stdout --rocm 5.2");
+  EXPECT_EQ(old.exit_code, 0) << old.err;
+  EXPECT_THAT(old.out, HasSubstr("  cudaStreamBeginCaptureToGraph(s, g,"));
+  EXPECT_THAT(old.out, HasSubstr("  hipblasCgemm(h, HIPBLAS_OP_N,"));
+  EXPECT_THAT(old.err, HasSubstr("graph.cu:3:3: warning: needs ROCm >= 6.2: "
+                                 "cudaStreamBeginCaptureToGraph (runtime)\n"));
+  const Outcome v6 = gpuport("hipify graph.cu --stdout --rocm 6.0");
+  EXPECT_THAT(v6.out, HasSubstr("  hipblasCgemm_v2(h, HIPBLAS_OP_N,"));
+  const Outcome newest = gpuport("hipify graph.cu --stdout");
+  EXPECT_THAT(newest.out, HasSubstr("  hipStreamBeginCaptureToGraph(s, g,"));
+  EXPECT_THAT(newest.out, HasSubstr("  hipblasCgemm_v2(h, HIPBLAS_OP_N,"));
+  EXPECT_THAT(newest.err, Not(HasSubstr("needs ROCm")));
+  const Outcome json = gpuport("hipify graph.cu --dry-run --format json --rocm 6.1");
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"rocm\": \"6.1\""));
+  EXPECT_THAT(json.out, HasSubstr("\"needs_rocm\": \"6.2\""));
+  const Outcome stats = gpuport("hipify graph.cu --dry-run --stats --rocm 6.1");
+  EXPECT_THAT(stats.out, HasSubstr("  target                ROCm 6.1\n"));
+  EXPECT_THAT(stats.out,
+              HasSubstr("Unsupported on HIP    1 (1 need a newer ROCm than the target)\n"));
+  EXPECT_THAT(stats.out, HasSubstr("cudaStreamBeginCaptureToGraph (runtime, needs ROCm >= 6.2)"));
+}
+
+// --verify without --rocm translates for the compiler that checks it, and says so.
+TEST_F(HipifyCliTest, VerifyTranslatesForTheReleaseOfHipccAndSaysSo) {
+  write_file(m_dir / "capture.cu",
+             "#include <cuda_runtime.h>\n"
+             "void f(cudaStream_t s, cudaGraph_t g) {\n"
+             "  cudaStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, "
+             "cudaStreamCaptureModeGlobal);\n"
+             "}\n");
+  const Outcome run = gpuport("hipify capture.cu -o out --verify");
+  EXPECT_THAT(run.err, HasSubstr("gpuport: translating for ROCm 5.2, the HIP of 'hipcc' "
+                                 "(--verify); --rocm X.Y chooses another\n"));
+  EXPECT_THAT(run.err, HasSubstr("warning: needs ROCm >= 6.2: cudaStreamBeginCaptureToGraph"));
+  EXPECT_THAT(read_file(m_dir / "out" / "capture.cu"),
+              HasSubstr("  cudaStreamBeginCaptureToGraph(s, g,"));
+  const Outcome chosen = gpuport("hipify capture.cu -o out2 --verify --rocm 6.2");
+  EXPECT_THAT(chosen.err, Not(HasSubstr("translating for")));
+  EXPECT_THAT(read_file(m_dir / "out2" / "capture.cu"),
+              HasSubstr("  hipStreamBeginCaptureToGraph(s, g,"));
+  EXPECT_EQ(chosen.exit_code, 1) << "HIP 5.2's headers lack the 6.2 name: " << chosen.out;
 }
 
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {

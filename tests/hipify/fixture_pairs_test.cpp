@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fixture_pairs.h"
 #include "hipify/mapping.h"
 #include "hipify/translator.h"
 #include "source/language.h"
@@ -24,63 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path k_fixtures = fs::path(GPUPORT_SOURCE_DIR) / "tests" / "fixtures" / "hipify";
+using namespace fixture_files;
+
 const fs::path k_serving_repo = fs::path(GPUPORT_SOURCE_DIR) / "examples" / "serving-repo";
-
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-struct FixturePair {
-  fs::path directory;
-  fs::path input;
-  TranslateOptions options;
-};
-
-// One flag per line: --launch-syntax hip, --roc, --translate-comments.
-TranslateOptions read_options(const fs::path& directory) {
-  TranslateOptions options;
-  options.warnings = false;
-  std::istringstream lines(read_bytes(directory / "options"));
-  for (std::string line; std::getline(lines, line);) {
-    if (line == "--launch-syntax hip") {
-      options.launch_syntax = LaunchSyntax::Hip;
-    } else if (line == "--roc") {
-      options.roc = true;
-    } else if (line == "--translate-comments") {
-      options.translate_comments = true;
-    } else if (!line.empty()) {
-      ADD_FAILURE() << directory << ": unknown option line '" << line << "'";
-    }
-  }
-  return options;
-}
-
-void PrintTo(const FixturePair& pair, std::ostream* os) {
-  *os << pair.directory.filename().string();
-}
-
-std::vector<FixturePair> fixture_pairs() {
-  std::vector<FixturePair> pairs;
-  for (const fs::directory_entry& entry : fs::directory_iterator(k_fixtures)) {
-    if (!entry.is_directory()) {
-      continue;
-    }
-    FixturePair pair;
-    pair.directory = entry.path();
-    for (const fs::directory_entry& file : fs::directory_iterator(entry.path())) {
-      if (file.path().stem() == "input") {
-        pair.input = file.path();
-      }
-    }
-    pair.options = read_options(entry.path());
-    pairs.push_back(pair);
-  }
-  std::sort(pairs.begin(), pairs.end(),
-            [](const FixturePair& a, const FixturePair& b) { return a.directory < b.directory; });
-  return pairs;
-}
 
 std::string pair_name(const ::testing::TestParamInfo<FixturePair>& info) {
   std::string name = info.param.directory.filename().string();

@@ -146,6 +146,37 @@ TEST_F(VerifyTest, CompilerOverTheTimeLimitIsStopped) {
   EXPECT_EQ(errno, ESRCH);
 }
 
+// --verify without --rocm translates for hipcc's own release (issue 28, item 1).
+TEST(HipccRelease, ReadFromTheVersionLine) {
+  EXPECT_EQ(hip_release_of_version_output("HIP version: 5.2.21153-0\nDebian clang version 15\n"),
+            RocmRelease{502});
+  EXPECT_EQ(hip_release_of_version_output("HIP version: 6.2.41134-65d174c3e\nAMD clang\n"),
+            RocmRelease{602});
+  EXPECT_EQ(hip_release_of_version_output("HIP version: 6.10\n"), RocmRelease{610});
+  EXPECT_EQ(hip_release_of_version_output("clang version 15.0.6\n"), std::nullopt);
+  EXPECT_EQ(hip_release_of_version_output("HIP version: unknown\n"), std::nullopt);
+  EXPECT_EQ(hip_release_of_version_output(""), std::nullopt);
+}
+
+TEST_F(VerifyTest, TheTargetIsTheInstalledHipccsReleaseWithinTheTables) {
+  const RocmTarget installed = rocm_target_of_hipcc("hipcc");
+  EXPECT_EQ(installed.reported, RocmRelease{502});  // Debian 12's HIP 5.2
+  EXPECT_EQ(installed.release, 502);
+  auto fake = [&](const std::string& name, const std::string& version_line) {
+    m_dir.write(name, "#!/bin/sh\necho '" + version_line + "'\n");
+    const std::string path = (m_dir.path() / name).string();
+    EXPECT_EQ(::chmod(path.c_str(), 0755), 0);
+    return path;
+  };
+  const RocmTarget newer = rocm_target_of_hipcc(fake("hipcc-7", "HIP version: 7.1.25424-1"));
+  EXPECT_EQ(newer.reported, RocmRelease{701});
+  EXPECT_EQ(newer.release, newest_rocm_release());
+  const RocmTarget silent = rocm_target_of_hipcc(fake("hipcc-x", "clang version 19"));
+  EXPECT_EQ(silent.reported, std::nullopt);
+  EXPECT_EQ(silent.release, newest_rocm_release());
+  EXPECT_EQ(rocm_target_of_hipcc((m_dir.path() / "absent").string()).reported, std::nullopt);
+}
+
 TEST(VerifyCommand, CompilesCAsCAndEverythingElseAsHip) {
   VerifyOptions options;
   options.hipcc = "hipcc";

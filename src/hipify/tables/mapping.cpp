@@ -1,6 +1,11 @@
 // The built-in mapping table (generated rows from mapping_table.inc) and its index.
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "hipify/mapping.h"
@@ -31,14 +36,15 @@ struct Row {
   MappingKind kind;
   Support support;
   Lifecycle lifecycle;
+  std::uint16_t since;
 };
 
-#define M(family, cuda, hip, roc, kind, support, life) \
-  Row{cuda, hip, roc, ApiFamily::family, k_kind_##kind, k_support_##support, k_life_##life},
-#define S(family, name, kind, support, life) \
-  Row{name, name, "", ApiFamily::family, k_kind_##kind, k_support_##support, k_life_##life},
+#define M(family, cuda, hip, roc, kind, support, life, since) \
+  Row{cuda, hip, roc, ApiFamily::family, k_kind_##kind, k_support_##support, k_life_##life, since},
+#define S(family, name, kind, support, life, since) \
+  Row{name, name, "", ApiFamily::family, k_kind_##kind, k_support_##support, k_life_##life, since},
 #define U(family, cuda, kind, life) \
-  Row{cuda, "", "", ApiFamily::family, k_kind_##kind, Support::Unsupported, k_life_##life},
+  Row{cuda, "", "", ApiFamily::family, k_kind_##kind, Support::Unsupported, k_life_##life, 0},
 
 constexpr Row k_rows[] = {
 #include "hipify/tables/mapping_table.inc"
@@ -47,6 +53,33 @@ constexpr Row k_rows[] = {
 #undef M
 #undef S
 #undef U
+
+// Another spelling for the targets from `first` to `last`.
+struct VariantRow {
+  const char* cuda;
+  std::uint16_t first;
+  std::uint16_t last;
+  const char* hip;
+  const char* roc;
+  Support support;
+};
+
+#define V(cuda, first, last, hip, roc, support) \
+  VariantRow{cuda, first, last, hip, roc, k_support_##support},
+
+constexpr VariantRow k_variants[] = {
+#include "hipify/tables/mapping_variants.inc"
+};
+
+#undef V
+
+#define R(release) release,
+
+constexpr RocmRelease k_releases[] = {
+#include "hipify/tables/rocm_releases.inc"
+};
+
+#undef R
 
 constexpr std::array<std::string_view, k_api_family_count> k_family_names = {
     "runtime",     "driver",  "device_function",
@@ -85,12 +118,89 @@ const MappingTable& builtin_mapping_table() {
     out.reserve(std::size(k_rows));
     for (const Row& row : k_rows) {
       const char* roc = row.roc != nullptr ? row.roc : "";  // `{}` in the table: no roc name
-      out.push_back({row.cuda, row.hip, roc, row.family, row.kind, row.support, row.lifecycle});
+      out.push_back(
+          {row.cuda, row.hip, roc, row.family, row.kind, row.support, row.lifecycle, row.since, 0});
     }
     return out;
   }();
   static const MappingTable table{std::span<const Mapping>(entries)};
   return table;
+}
+
+std::span<const RocmRelease> rocm_releases() {
+  return k_releases;
+}
+
+RocmRelease newest_rocm_release() {
+  return k_releases[std::size(k_releases) - 1];
+}
+
+std::optional<RocmRelease> parse_rocm_release(std::string_view text) {
+  const std::size_t dot = text.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == text.size() || dot > 2 ||
+      text.size() - dot - 1 > 2) {
+    return std::nullopt;
+  }
+  unsigned major = 0;
+  unsigned minor = 0;
+  const char* begin = text.data();
+  auto [major_end, major_error] = std::from_chars(begin, begin + dot, major);
+  auto [minor_end, minor_error] = std::from_chars(begin + dot + 1, begin + text.size(), minor);
+  if (major_error != std::errc{} || minor_error != std::errc{} || major_end != begin + dot ||
+      minor_end != begin + text.size()) {
+    return std::nullopt;
+  }
+  return static_cast<RocmRelease>(major * 100 + minor);
+}
+
+std::string rocm_release_name(RocmRelease release) {
+  return std::to_string(release / 100) + "." + std::to_string(release % 100);
+}
+
+const MappingTable& mapping_table_for(RocmRelease target) {
+  if (target == 0 || target >= newest_rocm_release()) {
+    return builtin_mapping_table();
+  }
+  struct Built {
+    std::vector<Mapping> entries;
+    std::unique_ptr<MappingTable> table;
+  };
+  static std::mutex mutex;
+  static std::map<RocmRelease, Built> built;
+  const std::lock_guard<std::mutex> lock(mutex);
+  Built& slot = built[target];
+  if (slot.table) {
+    return *slot.table;
+  }
+  slot.entries.assign(builtin_mapping_table().entries().begin(),
+                      builtin_mapping_table().entries().end());
+  // Rows and variants are both sorted by CUDA name: one merge pass.
+  const VariantRow* variant = std::begin(k_variants);
+  for (Mapping& entry : slot.entries) {
+    while (variant != std::end(k_variants) && std::string_view(variant->cuda) < entry.cuda) {
+      ++variant;
+    }
+    const VariantRow* chosen = nullptr;
+    for (const VariantRow* v = variant;
+         v != std::end(k_variants) && std::string_view(v->cuda) == entry.cuda; ++v) {
+      if (v->first <= target && target <= v->last) {
+        chosen = v;
+      }
+    }
+    if (chosen != nullptr) {
+      entry.hip = chosen->hip;
+      entry.roc = chosen->roc != nullptr ? chosen->roc : "";
+      entry.support = chosen->support;
+      entry.since = chosen->first;
+    } else if (entry.support != Support::Unsupported && entry.since > target) {
+      entry.needs_rocm = entry.since;
+      entry.hip = {};
+      entry.roc = {};
+      entry.support = Support::Unsupported;
+    }
+  }
+  slot.table = std::make_unique<MappingTable>(std::span<const Mapping>(slot.entries));
+  return *slot.table;
 }
 
 std::string_view api_family_name(ApiFamily family) {
