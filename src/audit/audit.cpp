@@ -174,8 +174,9 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   hipify_options.walk = scan_options.walk;  // the same files: ignore files and excludes apply
   hipify_options.listing = &listing;
   hipify_options.translate.warnings = false;
+  hipify_options.translate.rocm = config.hipify_rocm;
   const std::vector<std::string> roots{inputs.repo};
-  auto translated = hipify_tree(fs, roots, hipify_options, builtin_mapping_table());
+  auto translated = hipify_tree(fs, roots, hipify_options, mapping_table_for(config.hipify_rocm));
   if (!translated) {
     return tl::unexpected(
         AuditError{translated.error().path + ": cannot read: " + translated.error().message});

@@ -16,6 +16,7 @@
 
 #include "audit/default_config_text.h"
 #include "audit/toml_flat.h"
+#include "hipify/mapping.h"
 
 namespace gpuport {
 
@@ -258,6 +259,16 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
   config.magnitude.min_port_days = in.at_least("magnitude.min_port_days", 0);
 
   config.scan_exclude = in.strings("scan.exclude");
+  if (const std::string rocm = in.string("hipify.rocm"); !rocm.empty()) {
+    const std::optional<RocmRelease> release = parse_rocm_release(rocm);
+    if (!release || *release < rocm_releases().front() || *release > newest_rocm_release()) {
+      in.fail("hipify.rocm", "gpuport's tables cover ROCm " +
+                                 rocm_release_name(rocm_releases().front()) + " to " +
+                                 rocm_release_name(newest_rocm_release()) + " (\"MAJOR.MINOR\")");
+    } else {
+      config.hipify_rocm = *release;
+    }
+  }
   return config;
 }
 

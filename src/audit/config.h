@@ -139,6 +139,8 @@ struct AuditConfig {
   // [scan] exclude: gitignore-syntax globs of paths every scan of the tree leaves out, applied
   // before the command line's --exclude globs (so a later "!glob" there re-includes).
   std::vector<std::string> scan_exclude;
+  // [hipify] rocm: the ROCm release translations are for (RocmRelease); 0: the newest.
+  std::uint16_t hipify_rocm = 0;
   std::vector<ConfigOverride> overrides;  // keys the project's file changed, sorted by key
 };
 

@@ -434,8 +434,8 @@ int run_hipify_command(const CommandArgs& args) {
   if (const std::optional<int> status = usage_exit(config, help)) {
     return *status;
   }
-  if (const std::optional<int> status =
-          add_config_excludes(config->config_file, config->hipify.walk.excludes)) {
+  if (const std::optional<int> status = add_config_excludes(
+          config->config_file, config->hipify.walk.excludes, &config->hipify.translate.rocm)) {
     return *status;
   }
   if (auto inputs = check_inputs(*config); !inputs) {

@@ -21,7 +21,8 @@ void add_scan_config_option(CLI::App& app, std::string& config_file) {
 }
 
 std::optional<int> add_config_excludes(const std::optional<std::string>& config_file,
-                                       std::vector<std::string>& excludes) {
+                                       std::vector<std::string>& excludes,
+                                       std::uint16_t* hipify_rocm) {
   if (!config_file) {
     return std::nullopt;
   }
@@ -33,6 +34,9 @@ std::optional<int> add_config_excludes(const std::optional<std::string>& config_
   std::vector<std::string> all = std::move(config->scan_exclude);
   all.insert(all.end(), excludes.begin(), excludes.end());
   excludes = std::move(all);
+  if (hipify_rocm != nullptr && *hipify_rocm == 0) {
+    *hipify_rocm = config->hipify_rocm;
+  }
   return std::nullopt;
 }
 

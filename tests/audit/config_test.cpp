@@ -230,6 +230,22 @@ TEST(AuditConfig, AbsurdFiniteNumbersAreRefusedWithTheirLine) {
   EXPECT_EQ(error_of("[cost]\nmonthly_requests = 1e12\n"), "(parsed)");
 }
 
+// [hipify] rocm: the release translations are for (issue 28, item 1); "" is the newest.
+TEST(AuditConfig, HipifyRocmIsAReleaseTheTablesCover) {
+  auto parsed = parse_audit_config("[hipify]\nrocm = \"6.0\"\n", "p.toml");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->hipify_rocm, 600);
+  EXPECT_EQ(default_audit_config().hipify_rocm, 0);
+  EXPECT_EQ(error_of("[hipify]\nrocm = \"7.0\"\n"),
+            "p.toml:2: 'hipify.rocm' = \"7.0\": gpuport's tables cover ROCm 5.2 to 6.2 "
+            "(\"MAJOR.MINOR\")");
+  EXPECT_EQ(error_of("[hipify]\nrocm = \"six\"\n"),
+            "p.toml:2: 'hipify.rocm' = \"six\": gpuport's tables cover ROCm 5.2 to 6.2 "
+            "(\"MAJOR.MINOR\")");
+  EXPECT_EQ(error_of("[hipify]\nrocm = 6.2\n"),
+            "p.toml:2: 'hipify.rocm' must be a string, not a number");
+}
+
 TEST(AuditConfig, SyntaxErrorsAreOneLineWithTheLine) {
   EXPECT_EQ(error_of("[hot]\nthreshold = \n"), "p.toml:2: Failed to parse value type");
   EXPECT_EQ(error_of("[hot]\nthreshold = 0.1\nthreshold = 0.2\n"),

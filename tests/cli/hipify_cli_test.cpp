@@ -545,6 +545,12 @@ TEST_F(HipifyCliTest, RocmTargetReportsNamesItLacksAndSpellsHipblasForTheRelease
   EXPECT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"rocm\": \"6.1\""));
   EXPECT_THAT(json.out, HasSubstr("\"needs_rocm\": \"6.2\""));
+  // The config's [hipify] rocm when the command line names none; --rocm wins over it.
+  write_file(m_dir / "gpuport.toml", "[hipify]\nrocm = \"5.2\"\n");
+  EXPECT_THAT(gpuport("hipify graph.cu --stdout --config gpuport.toml").out,
+              HasSubstr("  hipblasCgemm(h, HIPBLAS_OP_N,"));
+  EXPECT_THAT(gpuport("hipify graph.cu --stdout --config gpuport.toml --rocm 6.0").out,
+              HasSubstr("  hipblasCgemm_v2(h, HIPBLAS_OP_N,"));
   const Outcome stats = gpuport("hipify graph.cu --dry-run --stats --rocm 6.1");
   EXPECT_THAT(stats.out, HasSubstr("  target                ROCm 6.1\n"));
   EXPECT_THAT(stats.out,
