@@ -13,7 +13,7 @@ FAMILY_CODES = {
     "fp8": "Fp8", "cooperative_groups": "CooperativeGroups", "blas": "Blas",
     "blas_lt": "BlasLt", "rand": "Rand", "fft": "Fft", "sparse": "Sparse", "solver": "Solver",
     "dnn": "Dnn", "nccl": "Nccl", "cub": "Cub", "thrust": "Thrust", "nvtx": "Nvtx", "rtc": "Rtc",
-    "nvml": "Nvml", "header": "Header",
+    "nvml": "Nvml", "math_constant": "MathConstant", "header": "Header",
 }
 KIND_CODES = {"function": "F", "type": "T", "constant": "C", "namespace": "N", "header": "H",
               "condition": "G"}

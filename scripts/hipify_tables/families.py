@@ -39,7 +39,7 @@ EXCLUDED = re.compile(r"""
 # conventions, deprecation and export markers.
 EXCLUDED_MACROS = re.compile(r"""
     \w*_H_? | \w*_HPP_? | \w*_INCLUDED\w* | \w*VERSION\w* | \w*_VER_\w* | \w*_VER
-  | \w*API | \w*_CB | \w*DEPRECATED\w* | \w*_EXPORT | CUDART_\w+ | \w+_params
+  | \w*API | \w*_CB | \w*DEPRECATED\w* | \w*_EXPORT | \w+_params
 """, re.X)
 
 
@@ -125,6 +125,9 @@ FAMILIES: tuple[Family, ...] = (
            naming.library("nvrtc", "hiprtc"), packaged=("hip/hiprtc.h",)),
     # NVML has no header in the CUDA toolkit: its names come from its rule file only.
     Family("nvml", (), r"nvml\w+|NVML_\w+", lambda name: [], packaged=("rocm_smi/rocm_smi.h",)),
+    # CUDART_PI_F, CUDART_INF: HIP's hip_math_constants.h (ROCm 6.0 on) spells them HIP_*.
+    Family("math_constant", ("math_constants.h",), r"CUDART_\w+",
+           lambda name: ["HIP_" + name[len("CUDART_"):]], packaged=("hip/hip_math_constants.h",)),
     Family("cub", (), r"cub", None, packaged=("hipcub/hipcub.hpp",)),
     Family("thrust", (), r"thrust", None, packaged=("thrust/system/hip/vector.h",)),
 )

@@ -37,6 +37,7 @@ enum class ApiFamily : std::uint8_t {
   Nvtx,               // NVTX -> roctx
   Rtc,                // NVRTC -> hipRTC
   Nvml,               // NVML -> ROCm SMI
+  MathConstant,       // math_constants.h: CUDART_PI_F -> HIP_PI_F (hip_math_constants.h, 6.0+)
   Header,             // #include paths
 };
 inline constexpr std::size_t k_api_family_count = static_cast<std::size_t>(ApiFamily::Header) + 1;

@@ -204,6 +204,21 @@ TEST(MappingLookup, LowPrecisionTypes) {
   expect_unsupported("__nv_fp4_e2m1", ApiFamily::Fp8);
 }
 
+// math_constants.h's CUDART_* macros: hip_math_constants.h spells them HIP_* from ROCm 6.0 on.
+TEST(MappingLookup, MathConstants) {
+  expect_mapping("CUDART_PI_F", "HIP_PI_F", "", ApiFamily::MathConstant, MappingKind::Constant,
+                 Support::Verified);
+  expect_mapping("CUDART_INF", "HIP_INF", "", ApiFamily::MathConstant, MappingKind::Constant,
+                 Support::Verified);
+  EXPECT_EQ(entry("CUDART_PI_F").since, 600);
+  EXPECT_EQ(builtin_mapping_table().find_header("math_constants.h")->hip,
+            "hip/hip_math_constants.h");
+  EXPECT_EQ(mapping_table_for(502).find_header("math_constants.h")->needs_rocm, 600);
+  // Not math constants: the runtime's version and calling-convention macros stay out.
+  EXPECT_EQ(builtin_mapping_table().find("CUDART_VERSION"), nullptr);
+  EXPECT_EQ(builtin_mapping_table().find("CUDART_CB"), nullptr);
+}
+
 TEST(MappingLookup, Headers) {
   const MappingTable& table = builtin_mapping_table();
   const Mapping* runtime = table.find_header("cuda_runtime.h");
@@ -296,8 +311,9 @@ TEST(MappingInvariants, NoInternalNames) {
       "|.*_VER_(MAJOR|MINOR|PATCH|BUILD)");
   for (const Mapping& e : builtin_mapping_table().entries()) {
     // Condition macros (__CUDACC__, include guards) are internal spellings by design: they are
-    // renamed only in #if conditions.
-    if (e.kind != MappingKind::Header && e.kind != MappingKind::Condition) {
+    // renamed only in #if conditions. math_constants.h's CUDART_* are API (CUDART_PI_F).
+    if (e.kind != MappingKind::Header && e.kind != MappingKind::Condition &&
+        e.family != ApiFamily::MathConstant) {
       EXPECT_FALSE(std::regex_match(e.cuda.begin(), e.cuda.end(), k_internal)) << e.cuda;
     }
   }
@@ -473,6 +489,7 @@ TEST(MappingInvariants, MinimumCountsPerFamily) {
       Minimum{ApiFamily::Nvtx, 124, 0, 9},
       Minimum{ApiFamily::Rtc, 45, 28, 0},
       Minimum{ApiFamily::Nvml, 60, 12, 0},
+      Minimum{ApiFamily::MathConstant, 95, 95, 0},
       Minimum{ApiFamily::Cub, 1, 0, 1},
       Minimum{ApiFamily::Thrust, 1, 0, 1},
       Minimum{ApiFamily::Header, 271, 62, 185},

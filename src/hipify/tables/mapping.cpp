@@ -82,14 +82,14 @@ constexpr RocmRelease k_releases[] = {
 #undef R
 
 constexpr std::array<std::string_view, k_api_family_count> k_family_names = {
-    "runtime",     "driver",  "device_function",
-    "device_type", "complex", "fp16",
-    "bf16",        "fp8",     "cooperative_groups",
-    "blas",        "blas_lt", "rand",
-    "fft",         "sparse",  "solver",
-    "dnn",         "nccl",    "cub",
-    "thrust",      "nvtx",    "rtc",
-    "nvml",        "header",
+    "runtime",     "driver",        "device_function",
+    "device_type", "complex",       "fp16",
+    "bf16",        "fp8",           "cooperative_groups",
+    "blas",        "blas_lt",       "rand",
+    "fft",         "sparse",        "solver",
+    "dnn",         "nccl",          "cub",
+    "thrust",      "nvtx",          "rtc",
+    "nvml",        "math_constant", "header",
 };
 
 }  // namespace
