@@ -115,7 +115,7 @@ FAMILIES: tuple[Family, ...] = (
            packaged=("hipsolver/hipsolver.h", "hipsolver.h")),
     Family("dnn", ("cudnn_graph.h", "cudnn_ops.h", "cudnn_cnn.h", "cudnn_adv.h",
                    "cudnn_backend.h"),
-           _prefix_or(r"cudnn\w+", r"CUDNN_\w+"), lambda name: [], packaged=("miopen/miopen.h",)),
+           _prefix_or(r"cudnn\w+", r"CUDNN_\w+"), naming.dnn, packaged=("miopen/miopen.h",)),
     Family("nccl", ("nccl.h",), _prefix_or(r"nccl\w+", r"NCCL_\w+"), None,
            packaged=("rccl/rccl.h", "rccl.h")),
     Family("nvtx", ("nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h"),

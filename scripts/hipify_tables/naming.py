@@ -125,3 +125,15 @@ def roc_library(cuda_prefix: str, roc_prefix: str) -> Derive:
         return out
 
     return derive
+
+
+def dnn(name: str) -> list[str]:
+    """cuDNN's backend (graph) API -> MIOpen's copy of it (ROCm 6.2 on): cudnnBackendX ->
+    miopenBackendX, CUDNN_X -> MIOPEN_X (CUDNN_ATTR_*, CUDNN_BACKEND_*, CUDNN_TYPE_*, ...).
+    The rest of cuDNN maps by the rule file only; a derived name counts only where a release
+    declares it as the same kind of thing, so the rule cannot invent MIOpen names."""
+    if name.startswith("cudnnBackend"):
+        return ["miopenBackend" + name[len("cudnnBackend"):]]
+    if name.startswith("CUDNN_"):
+        return ["MIOPEN_" + name[len("CUDNN_"):]]
+    return []

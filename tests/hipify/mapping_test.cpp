@@ -163,7 +163,13 @@ TEST(MappingLookup, CudnnOnlyWhereMiopenCorresponds) {
   expect_mapping("cudnnCreateTensorDescriptor", "miopenCreateTensorDescriptor", "", ApiFamily::Dnn,
                  MappingKind::Function, Support::Verified);
   expect_unsupported("cudnnConvolutionForward", ApiFamily::Dnn);
-  expect_unsupported("cudnnBackendExecute", ApiFamily::Dnn);
+  // The backend (graph) API: MIOpen declares the same names from ROCm 6.2 on.
+  expect_mapping("cudnnBackendExecute", "miopenBackendExecute", "", ApiFamily::Dnn,
+                 MappingKind::Function, Support::Verified);
+  expect_mapping("CUDNN_ATTR_OPERATIONGRAPH_OPS", "MIOPEN_ATTR_OPERATIONGRAPH_OPS", "",
+                 ApiFamily::Dnn, MappingKind::Constant, Support::Verified);
+  EXPECT_EQ(entry("cudnnBackendExecute").since, 602);
+  EXPECT_EQ(mapping_table_for(601).find("cudnnBackendExecute")->needs_rocm, 602);
 }
 
 TEST(MappingLookup, NvtxToRoctx) {
@@ -484,7 +490,7 @@ TEST(MappingInvariants, MinimumCountsPerFamily) {
       Minimum{ApiFamily::Fft, 152, 113, 0},
       Minimum{ApiFamily::Sparse, 594, 604, 0},
       Minimum{ApiFamily::Solver, 594, 311, 0},
-      Minimum{ApiFamily::Dnn, 1148, 138, 0},
+      Minimum{ApiFamily::Dnn, 1148, 481, 0},
       Minimum{ApiFamily::Nccl, 107, 0, 75},
       Minimum{ApiFamily::Nvtx, 124, 0, 9},
       Minimum{ApiFamily::Rtc, 45, 28, 0},
