@@ -59,7 +59,11 @@ def driver(name: str) -> list[str]:
         return ["HIP_" + name[5:], "hip" + camel(name[5:])]
     if re.match(r"CU[a-z]", name):
         rest = name[2].upper() + name[3:]
-        return ["hip" + rest + "_t", "hip" + rest]
+        # HIP's copies of driver enums keep CUDA's spelling (HIPresourceViewFormat, whose
+        # enumerators are HIP_RES_VIEW_FORMAT_*, like CUresourceViewFormat's CU_RES_VIEW_*):
+        # first, so a type and its enumerators name one enum, not the runtime's
+        # hipResourceViewFormat (hipResViewFormat*).
+        return ["HIP" + name[2:], "hip" + rest + "_t", "hip" + rest]
     if re.match(r"cu[A-Z]", name):
         # HIP's hipDrv* functions are the driver-API forms of runtime names (hipDrvMemcpy3D).
         return ["hipDrv" + name[2:], "hip" + name[2:]]

@@ -114,6 +114,13 @@ TEST(MappingLookup, DriverApi) {
                  Support::Verified);
   expect_mapping("cuMemcpy3D", "hipDrvMemcpy3D", "", ApiFamily::Driver, MappingKind::Function,
                  Support::Verified);
+  // A driver enum type maps to the HIP enum its enumerators map into, not the runtime's.
+  expect_mapping("CUresourceViewFormat", "HIPresourceViewFormat", "", ApiFamily::Driver,
+                 MappingKind::Type, Support::Verified);
+  expect_mapping("CU_RES_VIEW_FORMAT_NONE", "HIP_RES_VIEW_FORMAT_NONE", "", ApiFamily::Driver,
+                 MappingKind::Constant, Support::Verified);
+  expect_mapping("CUresourcetype", "HIPresourcetype", "", ApiFamily::Driver, MappingKind::Type,
+                 Support::Verified);
   // hipMemcpy takes a copy kind that cuMemcpy does not: no rename.
   expect_unsupported("cuMemcpy", ApiFamily::Driver);
 }
