@@ -247,6 +247,10 @@ std::string stats_text(const HipifyReport& report) {
       "includes added {}, duplicate includes removed {}\n",
       totals.launches_rewritten, totals.symbol_arguments_wrapped, totals.kernel_arguments_cast,
       totals.includes_added, totals.includes_removed);
+  if (totals.arguments_dropped > 0) {
+    out += fmt::format("  null arguments dropped {} (HIP's form of the call lacks them)\n",
+                       totals.arguments_dropped);
+  }
   out += fmt::format("  deprecated CUDA uses  {}\n", thousands(totals.deprecated_uses));
   if (!totals.converted_by_name.empty()) {
     out += "\nConverted by name\n";

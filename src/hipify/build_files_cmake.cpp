@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "hipify/build_file_editor.h"
-#include "lex/cmake_commands.h"
 #include "hipify/cmake_hip_names.h"
 #include "hipify/nvcc_flags.h"
+#include "lex/cmake_commands.h"
 
 namespace gpuport {
 

@@ -14,10 +14,10 @@
 
 namespace gpuport {
 
-// A call whose symbol argument gets HIP_SYMBOL(...): the callee token and the argument index.
 // A call whose argument `argument` gets wrapped: HIP_SYMBOL(sym) for the symbol APIs, or
-// reinterpret_cast<const void*>(kernel) for the APIs HIP declares with `const void*`.
-enum class ArgumentWrap : std::uint8_t { HipSymbol, KernelPointer };
+// reinterpret_cast<const void*>(kernel) for the APIs HIP declares with `const void*`; or
+// dropped, when HIP's form lacks the argument and the call passes null (DropNull).
+enum class ArgumentWrap : std::uint8_t { HipSymbol, KernelPointer, DropNull };
 
 struct SymbolCall {
   std::size_t token = 0;

@@ -90,6 +90,11 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   if (to != written) {
     ft.edits.replace(token.offset, end_of(token), to);
   }
+  if (entry.family == ApiFamily::Driver) {
+    if (auto dropped = dropped_argument_of(entry.cuda)) {
+      ft.symbol_calls.push_back({index, *dropped, ArgumentWrap::DropNull});
+    }
+  }
   if (entry.family == ApiFamily::Runtime) {
     if (auto argument = symbol_argument_of(entry.cuda)) {
       ft.symbol_calls.push_back({index, *argument, ArgumentWrap::HipSymbol});

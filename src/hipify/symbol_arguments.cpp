@@ -53,6 +53,14 @@ std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name) {
   return argument_in(k_calls, cuda_name);
 }
 
+std::optional<std::size_t> dropped_argument_of(std::string_view cuda_name) {
+  static constexpr std::array<ArgumentOf, 2> k_calls{{
+      {"cuOccupancyMaxPotentialBlockSize", 3},
+      {"cuOccupancyMaxPotentialBlockSizeWithFlags", 3},
+  }};
+  return argument_in(k_calls, cuda_name);
+}
+
 namespace {
 
 bool is_cast(std::string_view name) {
@@ -113,6 +121,39 @@ bool boundaries_certain(const TokenStream& ts, std::size_t first, std::size_t la
   return true;
 }
 
+bool is_null_argument(const TokenStream& ts, const TokenRange& part) {
+  if (part.first != part.last) {
+    return false;
+  }
+  std::string_view text = ts.text(ts.tokens[part.first]);
+  return text == "NULL" || text == "nullptr" || text == "0";
+}
+
+void drop_null_argument(FileTranslation& ft, const BracketMatch& match, const SymbolCall& call,
+                        std::size_t open, std::size_t close) {
+  const TokenStream& ts = ft.ts;
+  std::vector<TokenRange> parts = split_top_level(ts, match, open, close, call.argument + 2);
+  if (parts.size() <= call.argument || parts[call.argument].empty() || call.argument == 0 ||
+      !boundaries_certain(ts, open + 1, parts[call.argument].last)) {
+    return;
+  }
+  const TokenRange& argument = parts[call.argument];
+  if (is_null_argument(ts, argument)) {
+    // ", NULL": from the end of the argument before to the end of this one.
+    ft.edits.replace(end_of(ts.tokens[parts[call.argument - 1].last]),
+                     end_of(ts.tokens[argument.last]), "");
+    ++ft.stats.arguments_dropped;
+    return;
+  }
+  const Token& callee = ts.tokens[call.token];
+  const std::uint32_t column = callee.offset - ts.line_starts[callee.line - 1] + 1;
+  ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line, column,
+                                   ApiFamily::Driver, Lifecycle::Current,
+                                   "HIP's form takes no block-size-to-shared-memory callback: pass "
+                                   "the shared memory size instead and drop the callback",
+                                   0});
+}
+
 }  // namespace
 
 void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
@@ -124,6 +165,10 @@ void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
     }
     std::size_t close = match.closing(open);
     if (close == k_no_token) {
+      continue;
+    }
+    if (call.wrap == ArgumentWrap::DropNull) {
+      drop_null_argument(ft, match, call, open, close);
       continue;
     }
     std::vector<TokenRange> parts = split_top_level(ts, match, open, close, call.argument + 1);

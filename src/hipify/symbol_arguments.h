@@ -24,10 +24,16 @@ std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name);
 // reinterpret_cast<const void*>(...). nullopt for any other name.
 std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name);
 
+// The argument a CUDA call passes that its HIP form lacks: the block-size-to-dynamic-shared-
+// memory callback (argument 3) of cuOccupancyMaxPotentialBlockSize and ...WithFlags, which
+// hipModuleOccupancyMaxPotentialBlockSize(WithFlags) do not take. nullopt for any other name.
+std::optional<std::size_t> dropped_argument_of(std::string_view cuda_name);
+
 // Adds HIP_SYMBOL( ) (or reinterpret_cast<const void*>( )) around each recorded call's
 // argument when the call's argument list is visible in the tokens, the argument is not already
 // wrapped (HIP_SYMBOL(...), a cast), and no `<`, `>`, `#` or `##` before it makes the argument
-// boundaries uncertain.
+// boundaries uncertain. A DropNull argument is removed, with its comma, when it is NULL,
+// nullptr or 0; anything else is a callback HIP cannot call, reported as needing review.
 void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match);
 
 }  // namespace gpuport

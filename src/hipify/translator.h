@@ -72,6 +72,8 @@ struct TranslationStats {
   std::uint64_t lines = 0;
   std::uint64_t changed_lines = 0;  // lines of the input whose bytes changed, plus inserted lines
   std::uint32_t launches_rewritten = 0;
+  // Null arguments removed because HIP's form of the call lacks them (dropped_argument_of).
+  std::uint32_t arguments_dropped = 0;
   // LaunchSyntax::Hip: launches left as written because their parts cannot be delimited.
   std::uint32_t launches_not_rewritten = 0;
   std::uint32_t symbol_arguments_wrapped = 0;  // HIP_SYMBOL(...) added

@@ -579,6 +579,29 @@ TEST_F(HipifyCliTest, VerifyTranslatesForTheReleaseOfHipccAndSaysSo) {
   EXPECT_EQ(chosen.exit_code, 1) << "HIP 5.2's headers lack the 6.2 name: " << chosen.out;
 }
 
+// HIP's module occupancy call takes no shared-memory callback: a null one is dropped, a real
+// one is left in place and reported, since HIP cannot call it.
+TEST_F(HipifyCliTest, OccupancyCallbackArgumentIsDroppedWhenNullAndReviewedOtherwise) {
+  write_file(m_dir / "occ.cpp",
+             "#include <cuda.h>\n"
+             "size_t smem(int block) { return block * 4; }\n"
+             "void f(CUfunction k, int* g, int* b) {\n"
+             "  cuOccupancyMaxPotentialBlockSize(g, b, k, NULL, 0, 0);\n"
+             "  cuOccupancyMaxPotentialBlockSize(g, b, k, smem, 0, 0);\n"
+             "}\n");
+  const Outcome run = gpuport("hipify occ.cpp --stdout");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("  hipModuleOccupancyMaxPotentialBlockSize(g, b, k, 0, 0);\n"));
+  EXPECT_THAT(run.out,
+              HasSubstr("  hipModuleOccupancyMaxPotentialBlockSize(g, b, k, smem, 0, 0);\n"));
+  EXPECT_THAT(run.err, HasSubstr("occ.cpp:5:3: warning: needs review: "
+                                 "cuOccupancyMaxPotentialBlockSize: HIP's form takes no "
+                                 "block-size-to-shared-memory callback"));
+  const Outcome stats = gpuport("hipify occ.cpp --dry-run --stats");
+  EXPECT_THAT(stats.out,
+              HasSubstr("  null arguments dropped 1 (HIP's form of the call lacks them)\n"));
+}
+
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {
   make_repo();
   write_file(m_dir / "out" / "keep.txt", "mine\n");

@@ -96,7 +96,8 @@ class Aligner {
       }
       // Most specific first: a removed line or a rename cannot be mistaken for the others.
       if (try_removed_line(s, qs, p, q) || try_rename(s, qs, p, q) || try_insertion(s, qs, p, q) ||
-          try_symbol(s, qs, p, q) || try_dropped_macro(s, qs, p, q)) {
+          try_symbol(s, qs, p, q) || try_dropped_macro(s, qs, p, q) ||
+          try_dropped_argument(s, qs, p, q)) {
         return true;
       }
     }
@@ -141,6 +142,31 @@ class Aligner {
     p = s + k_dropped.size() + (m_in.substr(s + k_dropped.size()).starts_with(" ") ? 1 : 0);
     q = qs;
     return true;
+  }
+
+  // `, NULL` (or nullptr, 0) dropped from a call whose HIP form lacks the argument
+  // (dropped_argument_of): the occupancy calls' shared-memory callback.
+  bool try_dropped_argument(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
+    std::size_t line_start = m_in.rfind('\n', s);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    if (m_in.substr(line_start, s - line_start).find("cuOccupancyMaxPotentialBlockSize") ==
+            std::string_view::npos ||
+        !m_in.substr(s).starts_with(",")) {
+      return false;
+    }
+    std::size_t at = s + 1;
+    while (at < m_in.size() && m_in[at] == ' ') {
+      ++at;
+    }
+    for (const std::string_view null : {"NULL", "nullptr", "0"}) {
+      if (m_in.substr(at).starts_with(null) &&
+          (at + null.size() >= m_in.size() || !is_word_char(m_in[at + null.size()]))) {
+        p = at + null.size();
+        q = qs;
+        return true;
+      }
+    }
+    return false;
   }
 
   // An argument wrapped: HIP_SYMBOL(sym) or reinterpret_cast<const void*>(kernel).
