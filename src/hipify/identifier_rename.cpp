@@ -65,6 +65,17 @@ bool is_word_char(unsigned char c) {
   return is_word_start(c) || (c >= '0' && c <= '9');
 }
 
+// A call of a cuBLAS function whose handle form has its own name (cublasSgemm beside
+// cublasSgemm_v2): in a legacy-API file, the plain name is the handle-less function.
+bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const Mapping& entry) {
+  if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function ||
+      !is_punct(ft.ts, next_code(ft.ts, index), "(")) {
+    return false;
+  }
+  const std::string versioned = std::string(entry.cuda) + "_v2";
+  return ft.names.table().find(versioned) != nullptr;
+}
+
 }  // namespace
 
 void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& entry) {
@@ -78,6 +89,14 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
     return;
   }
   std::string_view written = ts.text(token);
+  if (ft.legacy_cublas && is_legacy_cublas_call(ft, index, entry)) {
+    ft.stats.needs_review.push_back(
+        {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
+         "a legacy cuBLAS call (cublas.h, no handle): hipBLAS has only the handle API; left as "
+         "written, port it to the cublas_v2.h form first",
+         0});
+    return;
+  }
   std::string_view to = ft.record_use(entry, written, token.offset, token.line, true,
                                       contextual_target(ft, index, entry));
   if (to.empty()) {

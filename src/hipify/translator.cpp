@@ -124,8 +124,25 @@ class UnknownNames {
   std::optional<std::unordered_set<std::string_view>> m_declared;
 };
 
+// Whether the file's own includes select cuBLAS's legacy API (see FileTranslation).
+bool includes_legacy_cublas(const TokenStream& ts) {
+  bool legacy = false;
+  for (const Token& token : ts.tokens) {
+    if (token.kind != TokenKind::HeaderName || token.length < 2) {
+      continue;
+    }
+    const std::string_view path = ts.text(token).substr(1, token.length - 2);
+    if (path == "cublas_v2.h" || path == "cublas_api.h") {
+      return false;
+    }
+    legacy = legacy || path == "cublas.h";
+  }
+  return legacy;
+}
+
 void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   const TokenStream& ts = ft.ts;
+  ft.legacy_cublas = includes_legacy_cublas(ts);
   const bool comments = ft.options.translate_comments;
   const bool hip_launches = ft.options.launch_syntax == LaunchSyntax::Hip;
   bool in_condition = false;

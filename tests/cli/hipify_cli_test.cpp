@@ -602,6 +602,25 @@ TEST_F(HipifyCliTest, OccupancyCallbackArgumentIsDroppedWhenNullAndReviewedOther
               HasSubstr("  null arguments dropped 1 (HIP's form of the call lacks them)\n"));
 }
 
+// cublas.h alone selects cuBLAS's legacy, handle-less API, which hipBLAS does not have: its
+// calls are left as written and reported, not renamed into calls that cannot compile.
+TEST_F(HipifyCliTest, LegacyCublasCallsAreReportedNotRenamed) {
+  const std::string body =
+      "void f(int n, const float* a, const float* b, float* c) {\n"
+      "  cublasSgemm('N', 'N', n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);\n"
+      "}\n";
+  write_file(m_dir / "legacy.cpp", "#include <cublas.h>\n" + body);
+  const Outcome legacy = gpuport("hipify legacy.cpp --stdout");
+  EXPECT_EQ(legacy.exit_code, 0) << legacy.err;
+  EXPECT_THAT(legacy.out, HasSubstr("  cublasSgemm('N', 'N', n,"));
+  EXPECT_THAT(legacy.err, HasSubstr("legacy.cpp:3:3: warning: needs review: cublasSgemm: a legacy "
+                                    "cuBLAS call (cublas.h, no handle)"));
+  write_file(m_dir / "handle.cpp", "#include <cublas_v2.h>\n" + body);
+  const Outcome handle = gpuport("hipify handle.cpp --stdout");
+  EXPECT_THAT(handle.out, HasSubstr("  hipblasSgemm('N', 'N', n,"));
+  EXPECT_THAT(handle.err, Not(HasSubstr("legacy cuBLAS")));
+}
+
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {
   make_repo();
   write_file(m_dir / "out" / "keep.txt", "mine\n");
