@@ -21,7 +21,11 @@ STRING = '""'
 
 _LEXEME = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
-_TOKEN = re.compile(r"@DEP(?:NEXT|PREV)|\"\"|[A-Za-z_]\w*|\d[\w.]*|::|\.\.\.|->|[=!]=|&&|\|\||\S")
+# Compound assignments and comparisons are one token: `operator*=(...)` split into `*` `=` read as
+# an initializer and hid every declaration up to the next top-level `;` (the rest of HIP 6.2's
+# bf16 operators and intrinsics).
+_TOKEN = re.compile(r"@DEP(?:NEXT|PREV)|\"\"|[A-Za-z_]\w*|\d[\w.]*|::|\.\.\.|->|<=>|<<=|>>="
+                    r"|[-+*/%&|^<>=!]=|&&|\|\||\S")
 _DEFINE = re.compile(r"#\s*define\s+([A-Za-z_]\w*)(\()?(.*)$", re.S)
 _TRAILING_DOC = ("/**<", "/*!<", "///<", "//!<")
 

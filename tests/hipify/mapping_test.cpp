@@ -639,6 +639,34 @@ TEST(MappingFreshness, GeneratorCheckPasses) {
                         "scripts/generate_hipify_tables.py and commit the result";
 }
 
+// The generator's header reader (scripts/hipify_tables/cdecl.py): an `operator*=` definition
+// read as an initializer hid every declaration after it up to the next top-level `;` (in HIP
+// 6.2's amd_hip_bf16.h, the bf16 __hmax2 and __hmin2 among them).
+TEST(MappingFreshness, HeaderReaderSeesPastCompoundAssignmentOperators) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "gpuport-cdecl-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "ops.h")
+      << "static inline A& operator*=(A& l, const A& r) { l = mul(l, r); return l; }\n"
+         "static inline bool operator<=(const A& l, const A& r) { return le(l, r); }\n"
+         "static inline A __hmax2(const A a, const A b) { return max2(a, b); }\n"
+         "template <int N, typename = enable_if_t<(N >= 2)>> int pick(int);\n";
+  const std::string command =
+      "cd '" + std::string(GPUPORT_SOURCE_DIR) +
+      "' && python3 -c \"import sys; sys.path.insert(0, 'scripts'); sys.dont_write_bytecode = "
+      "True; from hipify_tables import cdecl; print(' '.join(d.name for d in cdecl.scan_files("
+      "{'ops.h': open(sys.argv[1]).read()}) if d.kind == 'function'))\" '" +
+      (dir / "ops.h").string() + "' >'" + (dir / "out.txt").string() + "'";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  std::ifstream in(dir / "out.txt");
+  std::string names;
+  std::getline(in, names);
+  EXPECT_EQ(names, "__hmax2 pick");
+  fs::remove_all(dir);
+}
+
 // A `map` line whose CUDA name the collector did not pick up was dropped without a word (the
 // cuDNN typedefs with a trailing CUDNN_DEPRECATED were): the generator now fails, naming it.
 TEST(MappingFreshness, GeneratorFailsOnARuleNameItDidNotCollect) {
