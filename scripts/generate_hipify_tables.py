@@ -108,7 +108,7 @@ def main(argv: list[str]) -> int:
     inputs = describe_inputs(args, releases)
     if args.counts_markdown:
         sys.stdout.write(emit.counts_markdown(entries, inputs)
-                         + "\n" + emit.release_counts_markdown(releases, built))
+                         + "\n" + emit.release_counts_markdown(releases, merged))
         return 0
     if args.list:
         for v in merged:
@@ -122,7 +122,7 @@ def main(argv: list[str]) -> int:
     text = outputs[args.output]
     page = args.doc.read_text(encoding="utf-8") if args.doc and args.doc.exists() else None
     counts = emit.counts_markdown(entries, inputs) + "\n" + emit.release_counts_markdown(
-        releases, built)
+        releases, merged)
     new_page = with_counts(page, counts) if page else None
     if args.check:
         old = args.output.read_text(encoding="utf-8") if args.output.exists() else ""

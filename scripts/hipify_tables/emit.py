@@ -92,36 +92,45 @@ def releases_inc(releases: list[str], inputs: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def release_counts_markdown(releases: list[str], built: list[list[Entry]]) -> str:
-    """CUDA names with a HIP name (verified + documented) per family and target release."""
+def at_release(v: Versioned, release: str) -> str:
+    """The entry's support for a target release, as mapping_table_for() gives it."""
+    code = release_code(release)
+    for x in v.variants:
+        if release_code(x.first) <= code <= release_code(x.last):
+            return x.support
+    if v.entry.support == "unsupported" or (v.since and release_code(v.since) > code):
+        return "unsupported"
+    return v.entry.support
+
+
+def release_counts_markdown(releases: list[str], merged: list[Versioned]) -> str:
+    """CUDA names with a HIP name per family and target release (mapping_table_for)."""
     order = [f.name for f in FAMILIES] + ["header"]
-    per = [counts(entries) for entries in built]
-    lines = ["CUDA names mapped (verified + documented) per target release:", "",
-             "| family | " + " | ".join(f"ROCm {r}" for r in releases) + " |",
-             "|---|" + "---:|" * len(releases)]
-    totals = [0] * len(releases)
-    for family in order:
-        if not any(family in table for table in per):
-            continue
-        row = [table.get(family, {}).get("verified", 0) + table.get(family, {}).get("documented", 0)
-               for table in per]
-        totals = [a + b for a, b in zip(totals, row)]
-        lines.append(f"| {family} | " + " | ".join(str(n) for n in row) + " |")
-    lines.append("| **total** | " + " | ".join(f"**{n}**" for n in totals) + " |")
-    lines.append("")
-    lines.append("Of them verified (declared by that release's headers):")
-    lines.append("")
-    lines.append("| family | " + " | ".join(f"ROCm {r}" for r in releases) + " |")
-    lines.append("|---|" + "---:|" * len(releases))
-    totals = [0] * len(releases)
-    for family in order:
-        if not any(family in table for table in per):
-            continue
-        row = [table.get(family, {}).get("verified", 0) for table in per]
-        totals = [a + b for a, b in zip(totals, row)]
-        lines.append(f"| {family} | " + " | ".join(str(n) for n in row) + " |")
-    lines.append("| **total** | " + " | ".join(f"**{n}**" for n in totals) + " |")
-    return "\n".join(lines) + "\n"
+    tables: list[dict[str, dict[str, int]]] = []
+    for release in releases:
+        table: dict[str, dict[str, int]] = {}
+        for v in merged:
+            support = at_release(v, release)
+            row = table.setdefault(v.entry.family, {"verified": 0, "documented": 0})
+            if support != "unsupported":
+                row[support] += 1
+        tables.append(table)
+    lines = []
+    for title, columns in (("CUDA names mapped (verified + documented) per target release "
+                            "(`--rocm`):", ("verified", "documented")),
+                           ("Of them verified (declared by that release's headers):",
+                            ("verified",))):
+        lines += [title, "", "| family | " + " | ".join(f"ROCm {r}" for r in releases) + " |",
+                  "|---|" + "---:|" * len(releases)]
+        totals = [0] * len(releases)
+        for family in order:
+            if not any(family in table for table in tables):
+                continue
+            row = [sum(table.get(family, {}).get(c, 0) for c in columns) for table in tables]
+            totals = [a + b for a, b in zip(totals, row)]
+            lines.append(f"| {family} | " + " | ".join(str(n) for n in row) + " |")
+        lines += ["| **total** | " + " | ".join(f"**{n}**" for n in totals) + " |", ""]
+    return "\n".join(lines[:-1]) + "\n"
 
 
 COLUMNS = ("entries", "verified", "documented", "unsupported", "deprecated", "removed",
