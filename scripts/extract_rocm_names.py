@@ -50,6 +50,12 @@ LIBRARIES: dict[str, list[tuple[str, str, str]]] = {
     "hipsparse": [("ROCm/hipSPARSE", "library/include/", "hipsparse/")],
     "miopen": [("ROCm/MIOpen", "include/miopen/", "miopen/")],
     "rocblas": [("ROCm/rocBLAS", "library/include/", "rocblas/")],
+    "rocrand": [("ROCm/rocRAND", "library/include/rocrand/", "rocrand/")],
+    "rocsolver": [("ROCm/rocSOLVER", "library/include/rocsolver/", "rocsolver/"),
+                  ("ROCm/rocSOLVER", "library/include/", "rocsolver/")],
+    "rocsparse": [("ROCm/rocSPARSE", "library/include/", "rocsparse/")],
+    "rocm_smi": [("ROCm/rocm_smi_lib", "include/rocm_smi/", "rocm_smi/")],
+    "roctracer": [("ROCm/roctracer", "inc/", "roctracer/")],
 }
 
 _SKIP = ("nvidia_detail", "nvcc_detail", "hcc_detail", "nvidia", "nvcc")
