@@ -114,6 +114,11 @@ TEST(MappingLookup, DriverApi) {
                  Support::Verified);
   expect_mapping("cuMemcpy3D", "hipDrvMemcpy3D", "", ApiFamily::Driver, MappingKind::Function,
                  Support::Verified);
+  // Not hipMemAllocHost, which HIP deprecates in favour of hipHostMalloc.
+  expect_mapping("cuMemAllocHost", "hipHostMalloc", "", ApiFamily::Driver, MappingKind::Function,
+                 Support::Verified);
+  expect_mapping("cuMemAllocHost_v2", "hipHostMalloc", "", ApiFamily::Driver,
+                 MappingKind::Function, Support::Verified);
   // A driver enum type maps to the HIP enum its enumerators map into, not the runtime's.
   expect_mapping("CUresourceViewFormat", "HIPresourceViewFormat", "", ApiFamily::Driver,
                  MappingKind::Type, Support::Verified);
