@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
     except (rules.RuleError, build.GeneratorError, rocm_lists.ListError) as error:
         print(f"generate_hipify_tables: {error}", file=sys.stderr)
         return 2
-    merged = versions.merge(releases, built)
+    merged = versions.merge(releases, built, [set(i.names.deprecated) for i in indexes])
     entries = [v.entry for v in merged]
     inputs = describe_inputs(args, releases)
     if args.counts_markdown:
@@ -114,7 +114,8 @@ def main(argv: list[str]) -> int:
         for v in merged:
             e = v.entry
             print(e.cuda, e.hip or "-", e.roc or "-", e.family, e.kind, e.support, e.lifecycle,
-                  v.since or "-", " ".join(f"{x.first}-{x.last}:{x.hip}" for x in v.variants))
+                  v.since or "-", v.deprecated_since or "-",
+                  " ".join(f"{x.first}-{x.last}:{x.hip}" for x in v.variants))
         return 0
     outputs = {args.output: emit.table_inc(merged, inputs),
                args.output.with_name("mapping_variants.inc"): emit.variants_inc(merged, inputs),

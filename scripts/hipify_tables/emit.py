@@ -38,18 +38,21 @@ def _header(inputs: str) -> list[str]:
 
 def table_inc(merged: list[Versioned], inputs: str) -> str:
     lines = _header(inputs) + [
-        "// Rows: M(family, cuda, hip, roc, kind, support, lifecycle, since); S(family, name,",
-        "// kind, support, lifecycle, since) when the HIP name is the CUDA name; U(family, cuda,",
-        "// kind, lifecycle) when the newest ROCm release has no equivalent. kind F function,",
-        "// T type, C constant, N namespace, H header, G condition (renamed only in #if",
-        "// conditions); support V verified, D documented; lifecycle C current, D deprecated,",
-        "// R removed; since: the ROCm release (major * 100 + minor) whose headers first",
-        "// declare the HIP name, 0 when all releases of the lists do. Sorted by cuda name.",
+        "// Rows: M(family, cuda, hip, roc, kind, support, lifecycle, since, hip_deprecated);",
+        "// S(family, name, kind, support, lifecycle, since, hip_deprecated) when the HIP name is",
+        "// the CUDA name; U(family, cuda, kind, lifecycle) when the newest ROCm release has no",
+        "// equivalent. kind F function, T type, C constant, N namespace, H header, G condition",
+        "// (renamed only in #if conditions); support V verified, D documented; lifecycle (of",
+        "// the CUDA name) C current, D deprecated, R removed; since: the ROCm release (major *",
+        "// 100 + minor) whose headers first declare the HIP name, 0 when all releases of the",
+        "// lists do; hip_deprecated: the release from which on the headers mark the HIP name",
+        "// deprecated, 0 when the newest does not. Sorted by cuda name.",
         "// clang-format off",
     ]
     for v in merged:
         e = v.entry
         since = release_code(v.since) if v.since else 0
+        deprecated = release_code(v.deprecated_since) if v.deprecated_since else 0
         codes = ",".join((KIND_CODES[e.kind], SUPPORT_CODES[e.support],
                           LIFECYCLE_CODES[e.lifecycle]))
         family = FAMILY_CODES[e.family]
@@ -57,10 +60,11 @@ def table_inc(merged: list[Versioned], inputs: str) -> str:
             kind, life = KIND_CODES[e.kind], LIFECYCLE_CODES[e.lifecycle]
             lines.append(f"U({family},{_literal(e.cuda)},{kind},{life})")
         elif e.hip == e.cuda and not e.roc:
-            lines.append(f"S({family},{_literal(e.cuda)},{codes},{since})")
+            lines.append(f"S({family},{_literal(e.cuda)},{codes},{since},{deprecated})")
         else:
             roc = _literal(e.roc) if e.roc else "{}"
-            lines.append(f"M({family},{_literal(e.cuda)},{_literal(e.hip)},{roc},{codes},{since})")
+            lines.append(f"M({family},{_literal(e.cuda)},{_literal(e.hip)},{roc},{codes},{since},"
+                         f"{deprecated})")
     lines.append("// clang-format on")
     return "\n".join(lines) + "\n"
 

@@ -23,6 +23,9 @@ class Versioned:
     entry: Entry  # as the newest release resolves it
     since: str  # the oldest release from which on `entry` holds ("" when it holds for all)
     variants: list[Variant]  # older ranges with another HIP (or ROC) name, oldest first
+    # The oldest release from which on the headers mark the entry's HIP name deprecated ("" when
+    # the newest release does not).
+    deprecated_since: str = ""
 
 
 def _key(entry: Entry | None) -> tuple[str, str] | None:
@@ -31,8 +34,10 @@ def _key(entry: Entry | None) -> tuple[str, str] | None:
     return entry.hip, entry.roc
 
 
-def merge(releases: list[str], built: list[list[Entry]]) -> list[Versioned]:
-    """`built[i]` holds the entries of `releases[i]` (oldest first)."""
+def merge(releases: list[str], built: list[list[Entry]],
+          deprecated: list[set[str]] | None = None) -> list[Versioned]:
+    """`built[i]` holds the entries of `releases[i]` (oldest first); `deprecated[i]` the names
+    the headers of `releases[i]` mark deprecated."""
     by_release = [{e.cuda: e for e in entries} for entries in built]
     names = sorted({name for table in by_release for name in table})
     out = []
@@ -67,5 +72,11 @@ def merge(releases: list[str], built: list[list[Entry]]) -> list[Versioned]:
                 variants[-1] = dataclasses.replace(variants[-1], last=releases[index])
             else:
                 variants.append(Variant(releases[index], releases[index], *current, support))
-        out.append(Versioned(newest, since, variants))
+        deprecated_since = ""
+        if deprecated and key is not None and newest.kind != "header":
+            index = len(releases)
+            while index > 0 and newest.hip in deprecated[index - 1] and _key(per[index - 1]) == key:
+                index -= 1
+            deprecated_since = releases[index] if index < len(releases) else ""
+        out.append(Versioned(newest, since, variants, deprecated_since))
     return out

@@ -67,6 +67,7 @@ Json summary_json(const HipifyRun& run, const HipifyCounts& counts) {
   out["unsupported"] = totals.unsupported.size();
   out["needs_review"] = totals.needs_review.size();
   out["deprecated_uses"] = totals.deprecated_uses;
+  out["hip_deprecated_uses"] = totals.hip_deprecated_uses;
   out["warnings"] = counts.warnings;
   out["warnings_resolved"] = counts.resolved;
   out["launches_rewritten"] = totals.launches_rewritten;

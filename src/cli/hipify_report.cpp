@@ -252,6 +252,12 @@ std::string stats_text(const HipifyReport& report) {
                        totals.arguments_dropped);
   }
   out += fmt::format("  deprecated CUDA uses  {}\n", thousands(totals.deprecated_uses));
+  if (totals.hip_deprecated_uses > 0) {
+    out += fmt::format(
+        "  deprecated HIP names  {} written (the target's headers mark them deprecated; HIP has "
+        "nothing newer for them)\n",
+        thousands(totals.hip_deprecated_uses));
+  }
   if (!totals.converted_by_name.empty()) {
     out += "\nConverted by name\n";
     std::size_t width = 0;

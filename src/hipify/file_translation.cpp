@@ -46,6 +46,9 @@ std::string_view FileTranslation::record_use(const Mapping& entry, std::string_v
     if (entry.lifecycle != Lifecycle::Current) {
       ++stats.deprecated_uses;
     }
+    if (entry.hip_deprecated != 0 && !to.empty() && to == entry.hip) {
+      ++stats.hip_deprecated_uses;
+    }
     if (to.empty()) {
       stats.unsupported.push_back(use());
       stats.unsupported.back().needs_rocm = entry.needs_rocm;

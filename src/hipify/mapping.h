@@ -70,6 +70,9 @@ struct Mapping {
   // In a table for an older target (mapping_table_for): the release this name needs, when
   // the target lacks it. The entry is then Unsupported.
   std::uint16_t needs_rocm = 0;
+  // The ROCm release from which on the headers mark `hip` deprecated (0: not deprecated at the
+  // table's release). Written anyway where it is the only counterpart (HIP's context API).
+  std::uint16_t hip_deprecated = 0;
 };
 
 // A ROCm release as major * 100 + minor: 6.2 is 602.

@@ -69,6 +69,9 @@ struct TranslationStats {
   // roc* form, which stay hip* (their handle is then a roc* one). In source order.
   std::vector<UnsupportedUse> needs_review;
   std::uint64_t deprecated_uses = 0;  // CUDA names the headers mark deprecated/removed
+  // Uses translated to a name the target release's HIP headers mark deprecated (HIP's context
+  // API, the legacy hipSPARSE API): still the counterpart, but on its way out.
+  std::uint64_t hip_deprecated_uses = 0;
   std::uint64_t lines = 0;
   std::uint64_t changed_lines = 0;  // lines of the input whose bytes changed, plus inserted lines
   std::uint32_t launches_rewritten = 0;

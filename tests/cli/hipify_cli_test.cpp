@@ -598,6 +598,8 @@ TEST_F(HipifyCliTest, OccupancyCallbackArgumentIsDroppedWhenNullAndReviewedOther
                                  "cuOccupancyMaxPotentialBlockSize: HIP's form takes no "
                                  "block-size-to-shared-memory callback"));
   const Outcome stats = gpuport("hipify occ.cpp --dry-run --stats");
+  // hipModuleOccupancy* is current; hipCtxCreate would be counted as deprecated in HIP.
+  EXPECT_THAT(stats.out, Not(HasSubstr("deprecated HIP names")));
   EXPECT_THAT(stats.out,
               HasSubstr("  null arguments dropped 1 (HIP's form of the call lacks them)\n"));
 }
@@ -619,6 +621,18 @@ TEST_F(HipifyCliTest, LegacyCublasCallsAreReportedNotRenamed) {
   const Outcome handle = gpuport("hipify handle.cpp --stdout");
   EXPECT_THAT(handle.out, HasSubstr("  hipblasSgemm('N', 'N', n,"));
   EXPECT_THAT(handle.err, Not(HasSubstr("legacy cuBLAS")));
+}
+
+// A name HIP deprecates is still written where it is the only counterpart, and counted.
+TEST_F(HipifyCliTest, NamesHipDeprecatesAreCountedInTheStatistics) {
+  write_file(m_dir / "ctx.cpp",
+             "#include <cuda.h>\n"
+             "void f(CUcontext* c, CUdevice d) { cuCtxCreate(c, 0, d); cuCtxSynchronize(); }\n");
+  const Outcome run = gpuport("hipify ctx.cpp --dry-run --stats");
+  EXPECT_THAT(run.out, HasSubstr("  deprecated HIP names  2 written (the target's headers mark "
+                                 "them deprecated; HIP has nothing newer for them)\n"));
+  EXPECT_THAT(gpuport("hipify ctx.cpp --dry-run --format json").out,
+              HasSubstr("\"hip_deprecated_uses\": 2"));
 }
 
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {

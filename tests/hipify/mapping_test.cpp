@@ -117,8 +117,8 @@ TEST(MappingLookup, DriverApi) {
   // Not hipMemAllocHost, which HIP deprecates in favour of hipHostMalloc.
   expect_mapping("cuMemAllocHost", "hipHostMalloc", "", ApiFamily::Driver, MappingKind::Function,
                  Support::Verified);
-  expect_mapping("cuMemAllocHost_v2", "hipHostMalloc", "", ApiFamily::Driver,
-                 MappingKind::Function, Support::Verified);
+  expect_mapping("cuMemAllocHost_v2", "hipHostMalloc", "", ApiFamily::Driver, MappingKind::Function,
+                 Support::Verified);
   // A driver enum type maps to the HIP enum its enumerators map into, not the runtime's.
   expect_mapping("CUresourceViewFormat", "HIPresourceViewFormat", "", ApiFamily::Driver,
                  MappingKind::Type, Support::Verified);
@@ -562,6 +562,16 @@ TEST(RocmRelease, HipblasV2FormsFollowTheTarget) {
   EXPECT_EQ(mapping_table_for(602).find("cublasSgemm_v2")->hip, "hipblasSgemm");
   // The include guard hipSPARSE's header defines changed with 6.0.
   EXPECT_EQ(mapping_table_for(502).find("CUSPARSE_H_")->hip, "_HIPSPARSE_H_");
+}
+
+// The table carries when HIP deprecated a target (issue 28, item 1): hipDevicePrimaryCtx* from
+// 6.1 on, the context API at every release of the lists; a target before that gets 0.
+TEST(RocmRelease, DeprecationOfTheHipNameIsCarriedPerTarget) {
+  EXPECT_EQ(builtin_mapping_table().find("cuCtxCreate")->hip_deprecated, 502);
+  EXPECT_EQ(builtin_mapping_table().find("cuDevicePrimaryCtxRetain")->hip_deprecated, 601);
+  EXPECT_EQ(mapping_table_for(600).find("cuDevicePrimaryCtxRetain")->hip_deprecated, 0);
+  EXPECT_EQ(mapping_table_for(601).find("cuDevicePrimaryCtxRetain")->hip_deprecated, 601);
+  EXPECT_EQ(builtin_mapping_table().find("cudaMalloc")->hip_deprecated, 0);
 }
 
 // A name the target's headers do not declare yet is Unsupported there, with the release that

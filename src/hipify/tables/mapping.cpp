@@ -37,14 +37,17 @@ struct Row {
   Support support;
   Lifecycle lifecycle;
   std::uint16_t since;
+  std::uint16_t hip_deprecated;
 };
 
-#define M(family, cuda, hip, roc, kind, support, life, since) \
-  Row{cuda, hip, roc, ApiFamily::family, k_kind_##kind, k_support_##support, k_life_##life, since},
-#define S(family, name, kind, support, life, since) \
-  Row{name, name, "", ApiFamily::family, k_kind_##kind, k_support_##support, k_life_##life, since},
+#define M(family, cuda, hip, roc, kind, support, life, since, deprecated)                     \
+  Row{cuda,          hip,   roc,       ApiFamily::family, k_kind_##kind, k_support_##support, \
+      k_life_##life, since, deprecated},
+#define S(family, name, kind, support, life, since, deprecated)                               \
+  Row{name,          name,  "",        ApiFamily::family, k_kind_##kind, k_support_##support, \
+      k_life_##life, since, deprecated},
 #define U(family, cuda, kind, life) \
-  Row{cuda, "", "", ApiFamily::family, k_kind_##kind, Support::Unsupported, k_life_##life, 0},
+  Row{cuda, "", "", ApiFamily::family, k_kind_##kind, Support::Unsupported, k_life_##life, 0, 0},
 
 constexpr Row k_rows[] = {
 #include "hipify/tables/mapping_table.inc"
@@ -118,8 +121,8 @@ const MappingTable& builtin_mapping_table() {
     out.reserve(std::size(k_rows));
     for (const Row& row : k_rows) {
       const char* roc = row.roc != nullptr ? row.roc : "";  // `{}` in the table: no roc name
-      out.push_back(
-          {row.cuda, row.hip, roc, row.family, row.kind, row.support, row.lifecycle, row.since, 0});
+      out.push_back({row.cuda, row.hip, roc, row.family, row.kind, row.support, row.lifecycle,
+                     row.since, 0, row.hip_deprecated});
     }
     return out;
   }();
@@ -187,7 +190,11 @@ const MappingTable& mapping_table_for(RocmRelease target) {
         chosen = v;
       }
     }
+    if (entry.hip_deprecated > target) {
+      entry.hip_deprecated = 0;  // not deprecated yet at the target
+    }
     if (chosen != nullptr) {
+      entry.hip_deprecated = 0;  // the lists' flag is for the newest name
       entry.hip = chosen->hip;
       entry.roc = chosen->roc != nullptr ? chosen->roc : "";
       entry.support = chosen->support;
