@@ -215,6 +215,8 @@ tl::expected<AuditResult, AuditError> run_audit(const AuditInputs& inputs,
   summary.scanned_kernels = scan_result.kernels.size();
   summary.translatable_files = dry_run.translatable_files;
   summary.files_changed_by_translation = dry_run.changed_files.size();
+  summary.translation_rocm =
+      rocm_release_name(config.hipify_rocm != 0 ? config.hipify_rocm : newest_rocm_release());
   for (std::size_t t = 0; t < profiles.size(); ++t) {
     summary.traces.push_back(trace_summary(profiles[t]));
     result.class_time.push_back(class_time(profiles[t], t));

@@ -51,6 +51,7 @@ struct AuditInputSummary {
   std::uint64_t scanned_kernels = 0;  // __global__ definitions in the repo
   std::uint64_t translatable_files = 0;
   std::uint64_t files_changed_by_translation = 0;  // of the dry-run
+  std::string translation_rocm;  // the ROCm release the dry-run translated for ("6.2")
   // The scan found an AMD build in the project (HIP CMake, a shim header, a ROCm setup branch).
   bool amd_build_exists = false;
   // The findings by what they mean for the port (they add up to `findings`): priced port work

@@ -34,6 +34,7 @@ inline AuditResult sample_audit() {
   inputs.scanned_kernels = 2;
   inputs.translatable_files = 3;
   inputs.files_changed_by_translation = 2;
+  inputs.translation_rocm = "6.2";
 
   Component ptx;
   ptx.name = "Inline PTX";

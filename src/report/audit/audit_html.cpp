@@ -59,11 +59,12 @@ std::string inputs_paragraph(const AuditResult& result) {
   std::string out =
       fmt::format("<h1>gpuport audit: <code>{}</code></h1>\n<p>", html_escape(inputs.repo));
   out += fmt::format(
-      "{} files scanned, {} findings, {} kernels defined; the translation dry-run "
+      "{} files scanned, {} findings, {} kernels defined; the translation dry-run for ROCm {} "
       "changes {} of {} translatable files. ",
       format_count(static_cast<std::int64_t>(inputs.files_scanned)),
       format_count(static_cast<std::int64_t>(inputs.findings)),
       format_count(static_cast<std::int64_t>(inputs.scanned_kernels)),
+      html_escape(inputs.translation_rocm),
       format_count(static_cast<std::int64_t>(inputs.files_changed_by_translation)),
       format_count(static_cast<std::int64_t>(inputs.translatable_files)));
   out += fmt::format(

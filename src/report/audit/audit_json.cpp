@@ -88,6 +88,7 @@ void write_inputs(JsonWriter& json, const AuditInputSummary& inputs) {
   json.field("scanned_kernels", inputs.scanned_kernels);
   json.field("translatable_files", inputs.translatable_files);
   json.field("files_changed_by_translation", inputs.files_changed_by_translation);
+  json.field("translation_rocm", inputs.translation_rocm);
   json.field("amd_build_exists", inputs.amd_build_exists);
   json.field("port_work_findings", inputs.port_work_findings);
   json.field("handled_for_amd_findings", inputs.handled_for_amd_findings);

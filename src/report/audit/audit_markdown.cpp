@@ -180,7 +180,8 @@ void inputs(std::string& out, const AuditResult& result) {
         "- AMD build: the project already builds for AMD; the mechanical port is priced as "
         "validating that build\n";
   }
-  out += fmt::format("- Translation dry-run: {} of {} translatable files change\n",
+  out += fmt::format("- Translation dry-run for ROCm {}: {} of {} translatable files change\n",
+                     in.translation_rocm,
                      format_count(static_cast<std::int64_t>(in.files_changed_by_translation)),
                      format_count(static_cast<std::int64_t>(in.translatable_files)));
   for (const AuditTraceInfo& trace : in.traces) {
