@@ -40,6 +40,54 @@ bool is_solver_call(std::string_view callee) {
   return callee.starts_with("cusolver") || callee.starts_with("hipsolver");
 }
 
+// Before ROCm 6.0, hipBLAS's *Ex functions take hipblasDatatype_t (HIPBLAS_R_16F, ...) for the
+// data types and for the compute type; from 6.0 the translation calls the _v2 forms, which take
+// hipDataType and hipblasComputeType_t. The enumerators hipBLAS 5.2 declares
+// (src/hipify/tables/rocm/5.2/hipblas.names), by the CUDA name passed in their place.
+struct BlasDatatype {
+  std::string_view cuda;
+  std::string_view hipblas;
+};
+
+constexpr std::array<BlasDatatype, 24> k_hipblas_5_datatypes{{
+    {"CUDA_R_16F", "HIPBLAS_R_16F"},
+    {"CUDA_R_32F", "HIPBLAS_R_32F"},
+    {"CUDA_R_64F", "HIPBLAS_R_64F"},
+    {"CUDA_C_16F", "HIPBLAS_C_16F"},
+    {"CUDA_C_32F", "HIPBLAS_C_32F"},
+    {"CUDA_C_64F", "HIPBLAS_C_64F"},
+    {"CUDA_R_8I", "HIPBLAS_R_8I"},
+    {"CUDA_R_8U", "HIPBLAS_R_8U"},
+    {"CUDA_R_32I", "HIPBLAS_R_32I"},
+    {"CUDA_R_32U", "HIPBLAS_R_32U"},
+    {"CUDA_C_8I", "HIPBLAS_C_8I"},
+    {"CUDA_C_8U", "HIPBLAS_C_8U"},
+    {"CUDA_C_32I", "HIPBLAS_C_32I"},
+    {"CUDA_C_32U", "HIPBLAS_C_32U"},
+    {"CUDA_R_16BF", "HIPBLAS_R_16B"},
+    {"CUDA_C_16BF", "HIPBLAS_C_16B"},
+    // The compute types: the precision the product is accumulated in.
+    {"CUBLAS_COMPUTE_16F", "HIPBLAS_R_16F"},
+    {"CUBLAS_COMPUTE_16F_PEDANTIC", "HIPBLAS_R_16F"},
+    {"CUBLAS_COMPUTE_32F", "HIPBLAS_R_32F"},
+    {"CUBLAS_COMPUTE_32F_PEDANTIC", "HIPBLAS_R_32F"},
+    {"CUBLAS_COMPUTE_64F", "HIPBLAS_R_64F"},
+    {"CUBLAS_COMPUTE_64F_PEDANTIC", "HIPBLAS_R_64F"},
+    {"CUBLAS_COMPUTE_32I", "HIPBLAS_R_32I"},
+    {"CUBLAS_COMPUTE_32I_PEDANTIC", "HIPBLAS_R_32I"},
+}};
+
+std::string_view hipblas_5_datatype(std::string_view cuda_name) {
+  for (const BlasDatatype& pair : k_hipblas_5_datatypes) {
+    if (pair.cuda == cuda_name) {
+      return pair.hipblas;
+    }
+  }
+  return {};
+}
+
+constexpr RocmRelease k_hip_datatype_blas_api = 600;  // hipBLAS 2.0 (ROCm 6.0): the _v2 API
+
 }  // namespace
 
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
@@ -84,8 +132,23 @@ std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
 
 std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
                                    const Mapping& entry) {
-  if (entry.kind != MappingKind::Constant || entry.support == Support::Unsupported ||
-      entry.family != ApiFamily::Blas) {
+  if (entry.kind != MappingKind::Constant) {
+    return {};
+  }
+  const RocmRelease target = ft.options.rocm;
+  if (target != 0 && target < k_hip_datatype_blas_api &&
+      (entry.family == ApiFamily::Runtime || entry.family == ApiFamily::Blas)) {
+    const std::string_view hipblas = hipblas_5_datatype(entry.cuda);
+    const std::size_t callee = hipblas.empty() ? k_no_token : enclosing_call(ft.ts, index);
+    const std::string_view name =
+        callee == k_no_token ? std::string_view{} : ft.ts.text(ft.ts.tokens[callee]);
+    const Mapping* call = name.starts_with("cublas") ? ft.names.find(name) : nullptr;
+    // Under --roc, a call that becomes rocblas_* takes rocBLAS's types, not hipBLAS's.
+    if (call != nullptr && !(ft.options.roc && !call->roc.empty())) {
+      return hipblas;
+    }
+  }
+  if (entry.support == Support::Unsupported || entry.family != ApiFamily::Blas) {
     return {};
   }
   const std::size_t callee_token = enclosing_call(ft.ts, index);

@@ -1,4 +1,6 @@
-// Targets that depend on the call an identifier is an argument of. cuSOLVER takes cuBLAS's
+// Targets that depend on the call an identifier is an argument of. Before ROCm 6.0 a CUDA data
+// type (CUDA_R_16F) or cuBLAS compute type passed to a cuBLAS call becomes hipBLAS 5.x's
+// hipblasDatatype_t (HIPBLAS_R_16F), which its *Ex functions took. cuSOLVER takes cuBLAS's
 // enums (cublasOperation_t, cublasFillMode_t, cublasSideMode_t), but hipSOLVER has its own
 // (HIPSOLVER_OP_N, ...), so `CUBLAS_OP_N` becomes HIPSOLVER_OP_N inside a cusolver call and
 // HIPBLAS_OP_N elsewhere. Under --roc, an enum passed to a call that has no roc* form (and so

@@ -635,6 +635,32 @@ TEST_F(HipifyCliTest, NamesHipDeprecatesAreCountedInTheStatistics) {
               HasSubstr("\"hip_deprecated_uses\": 2"));
 }
 
+// Before ROCm 6.0 hipBLAS's *Ex functions take hipblasDatatype_t for the data and compute types;
+// from 6.0 the translation calls the _v2 forms, which take hipDataType and hipblasComputeType_t.
+TEST_F(HipifyCliTest, GemmExTypesFollowTheHipblasApiOfTheTarget) {
+  write_file(m_dir / "gemm.cpp",
+             "#include <cublas_v2.h>\n"
+             "void f(cublasHandle_t h, const void* a, const void* b, void* c, float* s) {\n"
+             "  cudaDataType_t kept = CUDA_R_16F;\n"
+             "  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, s, a, CUDA_R_16F, 8, b,\n"
+             "               CUDA_R_16BF, 8, s, c, CUDA_R_32F, 8, CUBLAS_COMPUTE_32F,\n"
+             "               CUBLAS_GEMM_DEFAULT);\n"
+             "}\n");
+  const Outcome old = gpuport("hipify gemm.cpp --stdout --rocm 5.2");
+  EXPECT_EQ(old.exit_code, 0) << old.err;
+  EXPECT_THAT(old.out, HasSubstr("  hipblasGemmEx(h, HIPBLAS_OP_N, HIPBLAS_OP_N, 8, 8, 8, s, a, "
+                                 "HIPBLAS_R_16F, 8, b,\n"
+                                 "               HIPBLAS_R_16B, 8, s, c, HIPBLAS_R_32F, 8, "
+                                 "HIPBLAS_R_32F,\n"));
+  // Outside a call the table decides: HIP 5.2 has hipDataType's HIP_R_16F.
+  EXPECT_THAT(old.out, HasSubstr("  hipDataType kept = HIP_R_16F;\n"));
+  const Outcome v6 = gpuport("hipify gemm.cpp --stdout --rocm 6.0");
+  EXPECT_THAT(v6.out, HasSubstr("  hipblasGemmEx_v2(h, HIPBLAS_OP_N, HIPBLAS_OP_N, 8, 8, 8, s, a, "
+                                "HIP_R_16F, 8, b,\n"
+                                "               HIP_R_16BF, 8, s, c, HIP_R_32F, 8, "
+                                "HIPBLAS_COMPUTE_32F,\n"));
+}
+
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {
   make_repo();
   write_file(m_dir / "out" / "keep.txt", "mine\n");
