@@ -76,6 +76,20 @@ bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const M
   return ft.names.table().find(versioned) != nullptr;
 }
 
+// A hipBLAS call that, at a target before ROCm 6.0, takes hipblasComplex (hipBLAS 2.0 made the
+// hipComplex form `X_v2`, which the newest table writes): the translated hipComplex arguments
+// match only with ROCM_MATHLIBS_API_USE_HIP_COMPLEX. The *Ex functions take void* for values and
+// get hipblasDatatype_t enumerators from the call context.
+bool takes_hipblas_complex(const FileTranslation& ft, const Mapping& entry, std::string_view to) {
+  if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function ||
+      ft.options.rocm == 0 || ft.options.rocm >= 600 || !to.starts_with("hipblas") ||
+      to.find("Ex") != std::string_view::npos) {
+    return false;
+  }
+  const Mapping* newest = builtin_mapping_table().find(entry.cuda);
+  return newest != nullptr && (newest->hip.ends_with("_v2") || newest->hip.ends_with("_v2_64"));
+}
+
 }  // namespace
 
 void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& entry) {
@@ -101,6 +115,14 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
                                       contextual_target(ft, index, entry));
   if (to.empty()) {
     return;
+  }
+  if (takes_hipblas_complex(ft, entry, to)) {
+    ft.stats.needs_review.push_back(
+        {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
+         "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
+         "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex arguments "
+         "match",
+         0});
   }
   // A condition macro (`#if !defined(__CUDACC__)` in a plain C header) is no use of the runtime.
   if (needs_runtime_header(entry.family) && entry.kind != MappingKind::Condition) {

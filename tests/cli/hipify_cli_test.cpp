@@ -661,6 +661,28 @@ TEST_F(HipifyCliTest, GemmExTypesFollowTheHipblasApiOfTheTarget) {
                                 "HIPBLAS_COMPUTE_32F,\n"));
 }
 
+// hipBLAS before 6.0 takes its own hipblasComplex; the translated hipComplex arguments need
+// ROCM_MATHLIBS_API_USE_HIP_COMPLEX there (checked against hipBLAS 5.2.3's header by hand).
+TEST_F(HipifyCliTest, ComplexHipblasCallsBefore60SayWhichMacroTheyNeed) {
+  write_file(
+      m_dir / "cgemm.cpp",
+      "#include <cublas_v2.h>\n"
+      "void f(cublasHandle_t h, const cuComplex* a, cuComplex* c, const float* x, float* y) {\n"
+      "  cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, a, a, 8, a, 8, a, c, 8);\n"
+      "  cublasSaxpy(h, 8, x, x, 1, y, 1);\n"
+      "}\n");
+  const Outcome old = gpuport("hipify cgemm.cpp --stdout --rocm 5.2");
+  EXPECT_THAT(old.out, HasSubstr("  hipblasCgemm(h,"));
+  EXPECT_THAT(old.err,
+              HasSubstr("cgemm.cpp:3:3: warning: needs review: cublasCgemm: hipBLAS before "
+                        "ROCm 6.0 takes hipblasComplex here: define "
+                        "ROCM_MATHLIBS_API_USE_HIP_COMPLEX"));
+  EXPECT_THAT(old.err, Not(HasSubstr("cublasSaxpy: hipBLAS before")));
+  const Outcome v6 = gpuport("hipify cgemm.cpp --stdout --rocm 6.0");
+  EXPECT_THAT(v6.out, HasSubstr("  hipblasCgemm_v2(h,"));
+  EXPECT_THAT(v6.err, Not(HasSubstr("ROCM_MATHLIBS_API_USE_HIP_COMPLEX")));
+}
+
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {
   make_repo();
   write_file(m_dir / "out" / "keep.txt", "mine\n");
