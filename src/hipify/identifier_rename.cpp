@@ -76,18 +76,33 @@ bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const M
   return ft.names.table().find(versioned) != nullptr;
 }
 
-// A hipBLAS call that, at a target before ROCm 6.0, takes hipblasComplex (hipBLAS 2.0 made the
-// hipComplex form `X_v2`, which the newest table writes): the translated hipComplex arguments
-// match only with ROCM_MATHLIBS_API_USE_HIP_COMPLEX. The *Ex functions take void* for values and
-// get hipblasDatatype_t enumerators from the call context.
-bool takes_hipblas_complex(const FileTranslation& ft, const Mapping& entry, std::string_view to) {
+// Why a BLAS call's complex arguments need ROCM_MATHLIBS_API_USE_HIP_COMPLEX, or empty. The
+// translation turns cuComplex into hipComplex; a function with a complex form (hipBLAS 2.0 made
+// it `X_v2`, which the newest table writes) takes hipblasComplex in hipBLAS before ROCm 6.0, and
+// rocblas_float_complex in rocBLAS (--roc): with the macro both are typedefs of hipComplex
+// (hipblas.h, rocblas-complex-types.h). The *Ex functions take void* for values.
+std::string_view complex_macro_reason(const FileTranslation& ft, const Mapping& entry,
+                                      std::string_view to) {
   if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function ||
-      ft.options.rocm == 0 || ft.options.rocm >= 600 || !to.starts_with("hipblas") ||
-      to.find("Ex") != std::string_view::npos) {
-    return false;
+      to.find("Ex") != std::string_view::npos || to.find("_ex") != std::string_view::npos) {
+    return {};
+  }
+  const bool old_hipblas =
+      to.starts_with("hipblas") && ft.options.rocm != 0 && ft.options.rocm < 600;
+  const bool rocblas = to.starts_with("rocblas_");
+  if (!old_hipblas && !rocblas) {
+    return {};
   }
   const Mapping* newest = builtin_mapping_table().find(entry.cuda);
-  return newest != nullptr && (newest->hip.ends_with("_v2") || newest->hip.ends_with("_v2_64"));
+  if (newest == nullptr || !(newest->hip.ends_with("_v2") || newest->hip.ends_with("_v2_64"))) {
+    return {};
+  }
+  return old_hipblas ? "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
+                       "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex "
+                       "arguments match"
+                     : "rocBLAS takes rocblas_float_complex/rocblas_double_complex here: define "
+                       "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before rocblas.h) so hipComplex "
+                       "arguments match";
 }
 
 }  // namespace
@@ -116,13 +131,9 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   if (to.empty()) {
     return;
   }
-  if (takes_hipblas_complex(ft, entry, to)) {
-    ft.stats.needs_review.push_back(
-        {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
-         "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
-         "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex arguments "
-         "match",
-         0});
+  if (const std::string_view why = complex_macro_reason(ft, entry, to); !why.empty()) {
+    ft.stats.needs_review.push_back({std::string(written), ft.path, token.line, ts.column(token),
+                                     entry.family, entry.lifecycle, why, 0});
   }
   // A condition macro (`#if !defined(__CUDACC__)` in a plain C header) is no use of the runtime.
   if (needs_runtime_header(entry.family) && entry.kind != MappingKind::Condition) {

@@ -681,6 +681,13 @@ TEST_F(HipifyCliTest, ComplexHipblasCallsBefore60SayWhichMacroTheyNeed) {
   const Outcome v6 = gpuport("hipify cgemm.cpp --stdout --rocm 6.0");
   EXPECT_THAT(v6.out, HasSubstr("  hipblasCgemm_v2(h,"));
   EXPECT_THAT(v6.err, Not(HasSubstr("ROCM_MATHLIBS_API_USE_HIP_COMPLEX")));
+  // rocBLAS (--roc) takes its own complex class, a hipComplex typedef under the same macro.
+  const Outcome roc = gpuport("hipify cgemm.cpp --stdout --roc");
+  EXPECT_THAT(roc.out, HasSubstr("  rocblas_cgemm(h,"));
+  EXPECT_THAT(roc.err, HasSubstr("cgemm.cpp:3:3: warning: needs review: cublasCgemm: rocBLAS takes "
+                                 "rocblas_float_complex/rocblas_double_complex here: define "
+                                 "ROCM_MATHLIBS_API_USE_HIP_COMPLEX"));
+  EXPECT_THAT(roc.err, Not(HasSubstr("cublasSaxpy: rocBLAS takes")));
 }
 
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {
