@@ -286,19 +286,12 @@ def header_entries(rules: Merged, cuda_include: pathlib.Path,
     return entries
 
 
-_GUARD = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+!\s*defined[ \t]*\(?[ \t]*(\w+))"
-                    r"[^\n]*\n[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
-
-
 def include_guard(path: pathlib.Path) -> str:
-    """The macro of a header's include guard: the first `#ifndef X` (or `#if !defined(X)`)
-    directly followed by `#define X`."""
-    text = sources.read_text(path) if path.is_file() else ""
-    for match in _GUARD.finditer(text):
-        tested = match.group(1) or match.group(2)
-        if tested == match.group(3):
-            return tested
-    raise GeneratorError(f"{path}: no include guard (#ifndef X / #define X) found")
+    """The macro of a CUDA header's include guard (sources.include_guard_of)."""
+    guard = sources.include_guard_of(sources.read_text(path) if path.is_file() else "")
+    if not guard:
+        raise GeneratorError(f"{path}: no include guard (#ifndef X / #define X) found")
+    return guard
 
 
 def tag_entries(family: str, decls, entries: dict[str, Entry],

@@ -26,7 +26,7 @@ import pathlib
 import re
 
 from . import cdecl
-from .sources import Declared
+from .sources import Declared, declared, include_guard_of
 
 ROOT_RELATIVE = "src/hipify/tables/rocm"
 
@@ -51,22 +51,11 @@ class NameList:
     names: Declared
 
 
-def _guard(text: str) -> str:
-    pattern = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+!\s*defined[ \t]*\(?[ \t]*"
-                         r"(\w+))[^\n]*\n[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
-    for match in pattern.finditer(text):
-        if (match.group(1) or match.group(2)) == match.group(3):
-            return match.group(3)
-    return ""
-
-
 def from_sources(library: str, release: str, comments: list[str],
                  sources: dict[str, str]) -> NameList:
     """The list of headers given as install path -> text."""
-    names = Declared()
-    for decl in cdecl.scan_files(sources):
-        names.add(decl)
-    headers = {path: _guard(text) for path, text in sources.items()}
+    names = declared(cdecl.scan_files(sources))
+    headers = {path: include_guard_of(text) for path, text in sources.items()}
     return NameList(library, release, comments, headers, names)
 
 

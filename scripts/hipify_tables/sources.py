@@ -20,6 +20,20 @@ def read_text(path: pathlib.Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
+_GUARD = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+!\s*defined[ \t]*\(?[ \t]*(\w+))"
+                    r"[^\n]*\n[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+
+
+def include_guard_of(text: str) -> str:
+    """The macro of a header's include guard: the first `#ifndef X` (or `#if !defined(X)`)
+    directly followed by `#define X`; "" when there is none."""
+    for match in _GUARD.finditer(text):
+        tested = match.group(1) or match.group(2)
+        if tested == match.group(3):
+            return tested
+    return ""
+
+
 def cuda_version(cuda_include: pathlib.Path) -> str:
     match = re.search(r"#define\s+CUDA_VERSION\s+(\d+)", read_text(cuda_include / "cuda.h"))
     if not match:

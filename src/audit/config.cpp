@@ -260,11 +260,10 @@ AuditConfig build_config(Reader& in, const FlatToml& merged) {
 
   config.scan_exclude = in.strings("scan.exclude");
   if (const std::string rocm = in.string("hipify.rocm"); !rocm.empty()) {
-    const std::optional<RocmRelease> release = parse_rocm_release(rocm);
-    if (!release || *release < rocm_releases().front() || *release > newest_rocm_release()) {
-      in.fail("hipify.rocm", "gpuport's tables cover ROCm " +
-                                 rocm_release_name(rocm_releases().front()) + " to " +
-                                 rocm_release_name(newest_rocm_release()) + " (\"MAJOR.MINOR\")");
+    const std::optional<RocmRelease> release = parse_supported_rocm_release(rocm);
+    if (!release) {
+      in.fail("hipify.rocm",
+              "gpuport's tables cover " + rocm_releases_covered() + " (\"MAJOR.MINOR\")");
     } else {
       config.hipify_rocm = *release;
     }

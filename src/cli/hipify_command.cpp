@@ -248,13 +248,11 @@ tl::expected<HipifyConfig, UsageError> validate(const RawHipifyArgs& raw, const 
                                             printable(raw.max_filesize), max_size.error())));
   }
   if (!raw.rocm.empty()) {
-    const std::optional<RocmRelease> rocm = parse_rocm_release(raw.rocm);
-    const RocmRelease oldest = rocm_releases().front();
-    const RocmRelease newest = newest_rocm_release();
-    if (!rocm || *rocm < oldest || *rocm > newest) {
-      return tl::unexpected(usage(
-          fmt::format("invalid --rocm '{}': gpuport's tables cover ROCm {} to {} (MAJOR.MINOR)",
-                      printable(raw.rocm), rocm_release_name(oldest), rocm_release_name(newest))));
+    const std::optional<RocmRelease> rocm = parse_supported_rocm_release(raw.rocm);
+    if (!rocm) {
+      return tl::unexpected(
+          usage(fmt::format("invalid --rocm '{}': gpuport's tables cover {} (MAJOR.MINOR)",
+                            printable(raw.rocm), rocm_releases_covered())));
     }
     config.hipify.translate.rocm = *rocm;
   }
@@ -460,9 +458,8 @@ int run_hipify_command(const CommandArgs& args) {
                           hipcc)
             : fmt::format("translating for ROCm {}, the HIP of '{}' (--verify)", release, hipcc);
     if (target.reported && *target.reported != target.release) {
-      note += fmt::format(
-          ", which reports {}, outside the tables' {} to {}", rocm_release_name(*target.reported),
-          rocm_release_name(rocm_releases().front()), rocm_release_name(newest_rocm_release()));
+      note += fmt::format(", which reports {}, outside the tables' {}",
+                          rocm_release_name(*target.reported), rocm_releases_covered());
     }
     std::fprintf(stderr, "gpuport: %s; --rocm X.Y chooses another\n", note.c_str());
   }

@@ -86,8 +86,6 @@ std::string_view hipblas_5_datatype(std::string_view cuda_name) {
   return {};
 }
 
-constexpr RocmRelease k_hip_datatype_blas_api = 600;  // hipBLAS 2.0 (ROCm 6.0): the _v2 API
-
 }  // namespace
 
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
@@ -136,7 +134,7 @@ std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
     return {};
   }
   const RocmRelease target = ft.options.rocm;
-  if (target != 0 && target < k_hip_datatype_blas_api &&
+  if (target != 0 && target < k_hipblas_v2_api_release &&
       (entry.family == ApiFamily::Runtime || entry.family == ApiFamily::Blas)) {
     const std::string_view hipblas = hipblas_5_datatype(entry.cuda);
     const std::size_t callee = hipblas.empty() ? k_no_token : enclosing_call(ft.ts, index);

@@ -87,8 +87,8 @@ std::string_view complex_macro_reason(const FileTranslation& ft, const Mapping& 
       to.find("Ex") != std::string_view::npos || to.find("_ex") != std::string_view::npos) {
     return {};
   }
-  const bool old_hipblas =
-      to.starts_with("hipblas") && ft.options.rocm != 0 && ft.options.rocm < 600;
+  const bool old_hipblas = to.starts_with("hipblas") && ft.options.rocm != 0 &&
+                           ft.options.rocm < k_hipblas_v2_api_release;
   const bool rocblas = to.starts_with("rocblas_");
   if (!old_hipblas && !rocblas) {
     return {};

@@ -84,6 +84,14 @@ RocmRelease newest_rocm_release();
 // "6.2" -> 602; nullopt unless MAJOR.MINOR.
 std::optional<RocmRelease> parse_rocm_release(std::string_view text);
 std::string rocm_release_name(RocmRelease release);  // 602 -> "6.2"
+// A release the user names (--rocm, [hipify] rocm): MAJOR.MINOR between the oldest and the newest
+// of rocm_releases(); nullopt otherwise, and rocm_releases_covered() says what would do.
+std::optional<RocmRelease> parse_supported_rocm_release(std::string_view text);
+std::string rocm_releases_covered();  // "ROCm 5.2 to 6.2"
+
+// hipBLAS 2.0 (ROCm 6.0) declares its hipComplex/hipDataType API as `X_v2`; before it, the *Ex
+// functions take hipblasDatatype_t and the complex ones hipblasComplex.
+inline constexpr RocmRelease k_hipblas_v2_api_release = 600;
 
 // An index over mapping entries. The entries must outlive the table.
 class MappingTable {

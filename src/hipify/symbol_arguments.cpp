@@ -146,9 +146,8 @@ void drop_null_argument(FileTranslation& ft, const BracketMatch& match, const Sy
     return;
   }
   const Token& callee = ts.tokens[call.token];
-  const std::uint32_t column = callee.offset - ts.line_starts[callee.line - 1] + 1;
-  ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line, column,
-                                   ApiFamily::Driver, Lifecycle::Current,
+  ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line,
+                                   ts.column(callee), ApiFamily::Driver, Lifecycle::Current,
                                    "HIP's form takes no block-size-to-shared-memory callback: pass "
                                    "the shared memory size instead and drop the callback",
                                    0});

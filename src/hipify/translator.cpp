@@ -124,18 +124,19 @@ class UnknownNames {
   std::optional<std::unordered_set<std::string_view>> m_declared;
 };
 
-// Whether the file's own includes select cuBLAS's legacy API (see FileTranslation).
+// Whether the file's own includes select cuBLAS's legacy API (see FileTranslation). Reads the
+// lexer's directive records, not the tokens.
 bool includes_legacy_cublas(const TokenStream& ts) {
   bool legacy = false;
-  for (const Token& token : ts.tokens) {
-    if (token.kind != TokenKind::HeaderName || token.length < 2) {
+  for (const DirectiveRecord& record : ts.directives) {
+    if (record.kind != Directive::Include) {
       continue;
     }
-    const std::string_view path = ts.text(token).substr(1, token.length - 2);
-    if (path == "cublas_v2.h" || path == "cublas_api.h") {
+    const IncludeTarget target = parse_include(ts.directive_list().rest(record));
+    if (target.header == "cublas_v2.h" || target.header == "cublas_api.h") {
       return false;
     }
-    legacy = legacy || path == "cublas.h";
+    legacy = legacy || target.header == "cublas.h";
   }
   return legacy;
 }

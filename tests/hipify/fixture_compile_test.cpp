@@ -22,8 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path k_fixtures = fs::path(GPUPORT_SOURCE_DIR) / "tests" / "fixtures" / "hipify";
-
 // What each fixture's translation gives under Debian 12's HIP 5.2 packages: "pass", or the
 // header that is not installed there.
 const std::map<std::string, std::string> k_expected = {
@@ -86,7 +84,7 @@ std::map<std::string, std::string> compile_outcomes(const std::vector<VerifyInpu
 TEST(FixtureCompile, TranslatedFixturesCompileForGfx90aOrNameTheMissingHeader) {
   gpuport::testing::TempDir dir;
   std::vector<VerifyInput> inputs;
-  for (const fs::directory_entry& entry : fs::directory_iterator(k_fixtures)) {
+  for (const fs::directory_entry& entry : fs::directory_iterator(fixture_files::k_fixtures)) {
     if (!fs::exists(entry.path() / "expected.hip")) {
       continue;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "hipify/symbol_arguments.h"
 #include "lex/cuda_lexer.h"
 
 namespace gpuport::testing {
@@ -144,14 +145,17 @@ class Aligner {
     return true;
   }
 
-  // `, NULL` (or nullptr, 0) dropped from a call whose HIP form lacks the argument
-  // (dropped_argument_of): the occupancy calls' shared-memory callback.
+  // `, NULL` (or nullptr, 0) dropped from a call on the same line whose HIP form lacks the
+  // argument (dropped_argument_of): the occupancy calls' shared-memory callback.
   bool try_dropped_argument(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
     std::size_t line_start = m_in.rfind('\n', s);
     line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
-    if (m_in.substr(line_start, s - line_start).find("cuOccupancyMaxPotentialBlockSize") ==
-            std::string_view::npos ||
-        !m_in.substr(s).starts_with(",")) {
+    const bool call_on_line =
+        std::any_of(m_tokens.tokens.begin(), m_tokens.tokens.end(), [&](const Token& token) {
+          return token.kind == TokenKind::Identifier && token.offset >= line_start &&
+                 token.offset < s && dropped_argument_of(m_tokens.text(token)).has_value();
+        });
+    if (!call_on_line || !m_in.substr(s).starts_with(",")) {
       return false;
     }
     std::size_t at = s + 1;

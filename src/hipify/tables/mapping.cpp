@@ -160,6 +160,19 @@ std::string rocm_release_name(RocmRelease release) {
   return std::to_string(release / 100) + "." + std::to_string(release % 100);
 }
 
+std::optional<RocmRelease> parse_supported_rocm_release(std::string_view text) {
+  const std::optional<RocmRelease> release = parse_rocm_release(text);
+  if (!release || *release < rocm_releases().front() || *release > newest_rocm_release()) {
+    return std::nullopt;
+  }
+  return release;
+}
+
+std::string rocm_releases_covered() {
+  return "ROCm " + rocm_release_name(rocm_releases().front()) + " to " +
+         rocm_release_name(newest_rocm_release());
+}
+
 const MappingTable& mapping_table_for(RocmRelease target) {
   if (target == 0 || target >= newest_rocm_release()) {
     return builtin_mapping_table();
