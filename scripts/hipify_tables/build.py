@@ -236,7 +236,14 @@ class Resolver:
 
     def resolve(self, name: str, cuda: CudaName) -> Entry:
         hip, hip_support = self.hip_name(name, cuda)
-        roc, roc_support = ("", "unsupported") if not hip else self.roc_name(name, cuda)
+        # A function gone from CUDA's headers (the legacy cuSPARSE API) has no CUDA signature to
+        # hold its roc form to; its HIP form, declared one-for-one, stands in for it (rocSPARSE's
+        # csrmv takes an extra mat_info, so cusparseScsrmv has no roc form).
+        shape = cuda
+        if (cuda.kind == "function" and not cuda.arities and hip_support == "verified"
+                and hip in self.hip.names.arities):
+            shape = dataclasses.replace(cuda, arities=list(self.hip.names.arities[hip]))
+        roc, roc_support = ("", "unsupported") if not hip else self.roc_name(name, shape)
         if not hip:
             support = "unsupported"
         elif hip_support == "verified" and (not roc or roc_support == "verified"):

@@ -51,6 +51,7 @@ class Decl:
     params: tuple[str, ...] = ()  # function-like macros only
     arity: tuple[int, int] | None = None  # functions: fewest and most arguments a call takes
     tag: str = ""  # typedefs only: the struct/enum/union tag named (`typedef struct T* N`)
+    param_types: tuple[str, ...] = ()  # functions: each parameter's type, `const T*` (no name)
     internal: bool = False  # declared in an internal-build branch (cuda.h's old-ABI names)
 
 
@@ -166,6 +167,20 @@ _DEFAULT_ARGUMENT = frozenset({"=", "__dv", "__dparm"})
 
 def _arity(params: list[str]) -> tuple[int, int]:
     """(fewest, most) arguments for a parameter list; `...` counts as many."""
+    pieces = _parameters(params)
+    if not pieces:
+        return (0, 0)
+    required = sum(1 for piece in pieces
+                   if piece != ["..."] and not _DEFAULT_ARGUMENT & set(piece))
+    most = 64 if ["..."] in pieces else len(pieces)
+    return (required, most)
+
+
+_C_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "double", "signed",
+                           "unsigned", "bool", "const", "volatile", "struct", "enum", "union"})
+
+
+def _parameters(params: list[str]) -> list[list[str]]:
     pieces: list[list[str]] = [[]]
     depth = 0
     for token in params:
@@ -175,12 +190,28 @@ def _arity(params: list[str]) -> tuple[int, int]:
             pieces.append([])
         else:
             pieces[-1].append(token)
-    if pieces == [[]] or pieces == [["void"]]:
-        return (0, 0)
-    required = sum(1 for piece in pieces
-                   if piece != ["..."] and not _DEFAULT_ARGUMENT & set(piece))
-    most = 64 if ["..."] in pieces else len(pieces)
-    return (required, most)
+    return [] if pieces == [[]] or pieces == [["void"]] else pieces
+
+
+def _type_of(piece: list[str]) -> str:
+    """A parameter's type without its name or default: `const rocblas_float_complex* const x[]`
+    -> `const rocblas_float_complex* const*` (an array parameter is a pointer)."""
+    for stop in _DEFAULT_ARGUMENT:
+        if stop in piece:
+            piece = piece[:piece.index(stop)]
+    words = [t for t in piece if t not in (DEP_NEXT, DEP_PREV)]
+    arrays = 0
+    while len(words) >= 2 and words[-1] == "]":
+        words = words[:words.index("[") if "[" in words else len(words)]
+        arrays += 1
+    if (len(words) >= 2 and _is_identifier(words[-1]) and words[-1] not in _C_TYPE_WORDS
+            and (words[-2] in ("*", "&", "&&") or _is_identifier(words[-2]))):
+        words = words[:-1]  # the parameter's name
+    words += ["*"] * arrays
+    out = ""
+    for word in words:
+        out += word if word in ("*", "&", "&&") or not out else " " + word
+    return out
 
 
 def _without_template_header(stmt: list[str]) -> list[str]:
@@ -211,8 +242,10 @@ class _Walker:
         return "::".join(s for s in self.scopes if s)
 
     def add(self, name: str, kind: str, deprecated: bool,
-            arity: tuple[int, int] | None = None, tag: str = "") -> None:
-        decl = Decl(name, kind, deprecated, self.file, self.scope(), arity=arity, tag=tag)
+            arity: tuple[int, int] | None = None, tag: str = "",
+            param_types: tuple[str, ...] = ()) -> None:
+        decl = Decl(name, kind, deprecated, self.file, self.scope(), arity=arity, tag=tag,
+                    param_types=param_types)
         self.decls.append(decl)
         self.last.append(decl)
 
@@ -234,8 +267,8 @@ class _Walker:
         found = self.function_at(stmt)
         return found[0] if found else None
 
-    def function_at(self, stmt: list[str]) -> tuple[str, tuple[int, int]] | None:
-        """The declared function's name and arity, if `stmt` declares one."""
+    def function_at(self, stmt: list[str]) -> tuple[str, tuple[int, int], tuple[str, ...]] | None:
+        """The declared function's name, arity and parameter types, if `stmt` declares one."""
         index = 0
         while index < len(stmt):
             token = stmt[index]
@@ -245,7 +278,9 @@ class _Walker:
                 if name:
                     if name == "operator":
                         return None
-                    return name, _arity(stmt[index + 1:close])
+                    params = stmt[index + 1:close]
+                    types = tuple(_type_of(piece) for piece in _parameters(params))
+                    return name, _arity(params), types
                 if name is None and index > 0 and stmt[index - 1] == "operator":
                     return None
                 index = close
@@ -287,7 +322,7 @@ class _Walker:
         elif words[:1] == ["using"] and len(words) > 2 and words[2] == "=":
             self.add(words[1], "type", deprecated)
         elif "(" in stmt and (found := self.function_at(stmt)):
-            self.add(found[0], "function", deprecated, found[1])
+            self.add(found[0], "function", deprecated, found[1], param_types=found[2])
         elif words[0] in _TYPE_KEYWORDS and "{}" not in words:
             # A forward declaration (`struct X;`), not a variable (`struct X x;`).
             tags = self.tag_names(words)
@@ -474,7 +509,7 @@ class _Walker:
             found = self.function_at(stmt)
             self.last = []
             if found:
-                self.add(found[0], "function", deprecated, found[1])
+                self.add(found[0], "function", deprecated, found[1], param_types=found[2])
             stmt.clear()
             return close
         if kind in ("enum", "type"):

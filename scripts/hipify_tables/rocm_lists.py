@@ -13,6 +13,9 @@ A list is text, one record per line, tab-separated:
                              fewest and most arguments a call takes, per declaration) or `-`;
                              FLAGS `d` (deprecated) or `-`; TAG the struct/enum tag a typedef
                              names, or `-`
+  params NAME TYPES          the parameter types of a function that takes one of VALUE_TYPES
+                             (`;`-separated, `const rocblas_float_complex*`), one record per
+                             declaration
 
 For a target release the generator reads, per library, the newest list at or below it: a library
 whose headers were not extracted for a release keeps its previous list (its release notes are
@@ -29,6 +32,19 @@ from . import cdecl
 from .sources import Declared, declared, include_guard_of
 
 ROOT_RELATIVE = "src/hipify/tables/rocm"
+
+
+# The roc libraries' own value types: a translated call passes the HIP type of the same layout
+# (hipFloatComplex, __half) where the roc function takes one of these, so the translator casts the
+# argument or, for a data-type enumerator, renames it (src/hipify/roc_arguments.cpp).
+VALUE_TYPES = frozenset({
+    "rocblas_half", "rocblas_bfloat16", "rocblas_float_complex", "rocblas_double_complex",
+    "rocblas_datatype", "rocsparse_float_complex", "rocsparse_double_complex",
+})
+
+
+def takes_value_type(types: tuple[str, ...]) -> bool:
+    return any(word in VALUE_TYPES for t in types for word in t.replace("*", " ").split())
 
 
 class ListError(Exception):
@@ -70,6 +86,10 @@ def render(names: NameList) -> str:
         flags = "d" if name in declared.deprecated else "-"
         lines.append("\t".join(("name", name, ",".join(sorted(declared.kinds[name])),
                                 arities or "-", flags, declared.tags.get(name, "-"))))
+    for name in sorted(declared.param_types):
+        for types in declared.param_types[name]:
+            if takes_value_type(types):
+                lines.append(f"params\t{name}\t{';'.join(types)}")
     return "\n".join(lines) + "\n"
 
 
@@ -86,8 +106,12 @@ def parse(path: pathlib.Path, library: str, release: str) -> NameList:
             if fields[0] == "header" and len(fields) == 3:
                 headers[fields[1]] = "" if fields[2] == "-" else fields[2]
                 continue
+            if fields[0] == "params" and len(fields) == 3:
+                types = tuple(fields[2].split(";")) if fields[2] else ()
+                declared.param_types.setdefault(fields[1], []).append(types)
+                continue
             if fields[0] != "name" or len(fields) != 6:
-                raise ValueError("not a header or name record")
+                raise ValueError("not a header, name or params record")
             _, name, kinds, arities, flags, tag = fields
             declared.kinds[name] = set(kinds.split(","))
             if arities != "-":
@@ -132,4 +156,6 @@ def merged(lists: list[NameList]) -> tuple[Declared, dict[str, str]]:
         out.deprecated |= names.names.deprecated
         for name, tag in names.names.tags.items():
             out.tags.setdefault(name, tag)
+        for name, variants in names.names.param_types.items():
+            out.param_types.setdefault(name, []).extend(variants)
     return out, headers

@@ -70,6 +70,8 @@ class Declared:
     macro_values: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     scopes: dict[str, set[str]] = dataclasses.field(default_factory=dict)
     tags: dict[str, str] = dataclasses.field(default_factory=dict)  # typedef name -> its tag
+    # function -> its parameters' types, per declaration (overloads and #if branches)
+    param_types: dict[str, list[tuple[str, ...]]] = dataclasses.field(default_factory=dict)
 
     def add(self, decl: cdecl.Decl) -> None:
         kind = decl.kind
@@ -85,6 +87,8 @@ class Declared:
             self.macro_values.setdefault(decl.name, decl.value)
         if decl.tag:
             self.tags.setdefault(decl.name, decl.tag)
+        if decl.kind == "function" and decl.param_types not in self.param_types.get(decl.name, []):
+            self.param_types.setdefault(decl.name, []).append(decl.param_types)
 
     def __contains__(self, name: str) -> bool:
         return name in self.kinds

@@ -73,6 +73,7 @@ Json summary_json(const HipifyRun& run, const HipifyCounts& counts) {
   out["launches_rewritten"] = totals.launches_rewritten;
   out["symbol_arguments_wrapped"] = totals.symbol_arguments_wrapped;
   out["kernel_arguments_cast"] = totals.kernel_arguments_cast;
+  out["roc_arguments_cast"] = totals.roc_arguments_cast;
   out["arguments_dropped"] = totals.arguments_dropped;
   out["includes_added"] = totals.includes_added;
   out["includes_removed"] = totals.includes_removed;

@@ -247,6 +247,12 @@ std::string stats_text(const HipifyReport& report) {
       "includes added {}, duplicate includes removed {}\n",
       totals.launches_rewritten, totals.symbol_arguments_wrapped, totals.kernel_arguments_cast,
       totals.includes_added, totals.includes_removed);
+  if (totals.roc_arguments_cast > 0) {
+    out += fmt::format(
+        "  roc value types cast {} (rocblas_float_complex, rocblas_half, ... where the roc call "
+        "takes them)\n",
+        totals.roc_arguments_cast);
+  }
   if (totals.arguments_dropped > 0) {
     out += fmt::format("  null arguments dropped {} (HIP's form of the call lacks them)\n",
                        totals.arguments_dropped);

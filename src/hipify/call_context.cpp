@@ -1,7 +1,9 @@
 #include "hipify/call_context.h"
 
+#include <algorithm>
 #include <array>
 
+#include "hipify/roc_arguments.h"
 #include "hipify/token_walk.h"
 
 namespace gpuport {
@@ -88,6 +90,23 @@ std::string_view hipblas_5_datatype(std::string_view cuda_name) {
 
 }  // namespace
 
+// Whether the token at `index` is an argument of a cuBLAS call that becomes a roc function
+// taking rocblas_datatype (rocblas_axpy_ex, ...).
+bool in_call_taking_rocblas_datatype(const FileTranslation& ft, std::size_t index) {
+  const std::size_t callee = enclosing_call(ft.ts, index);
+  if (callee == k_no_token) {
+    return false;
+  }
+  const Mapping* call = ft.names.find(ft.ts.text(ft.ts.tokens[callee]));
+  if (call == nullptr || call->roc.empty() || call->kind != MappingKind::Function) {
+    return false;
+  }
+  const std::vector<RocParameter> parameters = roc_value_parameters(call->roc, ft.options.rocm);
+  return std::any_of(parameters.begin(), parameters.end(), [](const RocParameter& parameter) {
+    return parameter.type == "rocblas_datatype";
+  });
+}
+
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
   if (index >= ts.tokens.size()) {
     return k_no_token;  // k_no_token itself, from a failed look-up
@@ -134,6 +153,12 @@ std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
     return {};
   }
   const RocmRelease target = ft.options.rocm;
+  if (ft.options.roc && (entry.family == ApiFamily::Runtime || entry.family == ApiFamily::Blas)) {
+    if (const std::string_view roc_type = rocblas_datatype_of(entry.cuda, target);
+        !roc_type.empty() && in_call_taking_rocblas_datatype(ft, index)) {
+      return roc_type;
+    }
+  }
   if (target != 0 && target < k_hipblas_v2_api_release &&
       (entry.family == ApiFamily::Runtime || entry.family == ApiFamily::Blas)) {
     const std::string_view hipblas = hipblas_5_datatype(entry.cuda);

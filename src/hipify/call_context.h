@@ -4,7 +4,9 @@
 // enums (cublasOperation_t, cublasFillMode_t, cublasSideMode_t), but hipSOLVER has its own
 // (HIPSOLVER_OP_N, ...), so `CUBLAS_OP_N` becomes HIPSOLVER_OP_N inside a cusolver call and
 // HIPBLAS_OP_N elsewhere. Under --roc, an enum passed to a call that has no roc* form (and so
-// stays hip*) keeps its hip* spelling. Only visible calls count: an enum stored in a variable
+// stays hip*) keeps its hip* spelling, and a CUDA data type passed to a call that becomes a roc
+// function taking rocblas_datatype becomes its rocblas_datatype name (CUDA_R_16F ->
+// rocblas_datatype_f16_r; roc_arguments.h). Only visible calls count: an enum stored in a variable
 // first is translated by the table alone.
 #pragma once
 
@@ -18,6 +20,10 @@ namespace gpuport {
 // The identifier token of the call whose argument list holds token `index` (the nearest
 // unclosed `(` after an identifier, within the statement); k_no_token when there is none.
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index);
+
+// Whether the token at `index` is an argument of a call that becomes a roc function taking
+// rocblas_datatype (--roc: cublasAxpyEx -> rocblas_axpy_ex).
+bool in_call_taking_rocblas_datatype(const FileTranslation& ft, std::size_t index);
 
 // The target for the table entry at token `index` when its call context decides it; empty when
 // the table's own target applies. The returned view has static storage duration.

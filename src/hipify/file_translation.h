@@ -16,13 +16,16 @@ namespace gpuport {
 
 // A call whose argument `argument` gets wrapped: HIP_SYMBOL(sym) for the symbol APIs, or
 // reinterpret_cast<const void*>(kernel) for the APIs HIP declares with `const void*`; or
-// dropped, when HIP's form lacks the argument and the call passes null (DropNull).
-enum class ArgumentWrap : std::uint8_t { HipSymbol, KernelPointer, DropNull };
+// dropped, when HIP's form lacks the argument and the call passes null (DropNull); or a roc
+// call whose arguments get the roc value types (RocValueTypes, roc_arguments.h).
+enum class ArgumentWrap : std::uint8_t { HipSymbol, KernelPointer, DropNull, RocValueTypes };
 
 struct SymbolCall {
   std::size_t token = 0;
   std::size_t argument = 0;
   ArgumentWrap wrap = ArgumentWrap::HipSymbol;
+  std::string_view roc_function = {};  // RocValueTypes: the roc function called
+  ApiFamily family = ApiFamily::Runtime;
 };
 
 class FileTranslation {

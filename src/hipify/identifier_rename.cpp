@@ -4,6 +4,7 @@
 #include <array>
 
 #include "hipify/call_context.h"
+#include "hipify/roc_arguments.h"
 #include "hipify/symbol_arguments.h"
 #include "hipify/token_walk.h"
 
@@ -76,33 +77,25 @@ bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const M
   return ft.names.table().find(versioned) != nullptr;
 }
 
-// Why a BLAS call's complex arguments need ROCM_MATHLIBS_API_USE_HIP_COMPLEX, or empty. The
+// Why a hipBLAS call's complex arguments need ROCM_MATHLIBS_API_USE_HIP_COMPLEX, or empty. The
 // translation turns cuComplex into hipComplex; a function with a complex form (hipBLAS 2.0 made
-// it `X_v2`, which the newest table writes) takes hipblasComplex in hipBLAS before ROCm 6.0, and
-// rocblas_float_complex in rocBLAS (--roc): with the macro both are typedefs of hipComplex
-// (hipblas.h, rocblas-complex-types.h). The *Ex functions take void* for values.
+// it `X_v2`, which the newest table writes) takes hipblasComplex in hipBLAS before ROCm 6.0: with
+// the macro that is a typedef of hipComplex (hipblas.h). The *Ex functions take void* for
+// values. (Under --roc the arguments are cast to rocBLAS's types: roc_arguments.h.)
 std::string_view complex_macro_reason(const FileTranslation& ft, const Mapping& entry,
                                       std::string_view to) {
   if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function ||
-      to.find("Ex") != std::string_view::npos || to.find("_ex") != std::string_view::npos) {
-    return {};
-  }
-  const bool old_hipblas = to.starts_with("hipblas") && ft.options.rocm != 0 &&
-                           ft.options.rocm < k_hipblas_v2_api_release;
-  const bool rocblas = to.starts_with("rocblas_");
-  if (!old_hipblas && !rocblas) {
+      to.find("Ex") != std::string_view::npos || !to.starts_with("hipblas") ||
+      ft.options.rocm == 0 || ft.options.rocm >= k_hipblas_v2_api_release) {
     return {};
   }
   const Mapping* newest = builtin_mapping_table().find(entry.cuda);
   if (newest == nullptr || !(newest->hip.ends_with("_v2") || newest->hip.ends_with("_v2_64"))) {
     return {};
   }
-  return old_hipblas ? "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
-                       "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex "
-                       "arguments match"
-                     : "rocBLAS takes rocblas_float_complex/rocblas_double_complex here: define "
-                       "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before rocblas.h) so hipComplex "
-                       "arguments match";
+  return "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
+         "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex arguments "
+         "match";
 }
 
 }  // namespace
@@ -146,6 +139,10 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
     if (auto dropped = dropped_argument_of(entry.cuda)) {
       ft.symbol_calls.push_back({index, *dropped, ArgumentWrap::DropNull});
     }
+  }
+  if (ft.options.roc && entry.kind == MappingKind::Function && to == entry.roc &&
+      !roc_value_parameters(to, ft.options.rocm).empty()) {
+    ft.symbol_calls.push_back({index, 0, ArgumentWrap::RocValueTypes, to, entry.family});
   }
   if (entry.family == ApiFamily::Runtime) {
     if (auto argument = symbol_argument_of(entry.cuda)) {

@@ -1,6 +1,8 @@
 // HIP_SYMBOL(...) wrapping for the symbol APIs.
 #include "hipify/symbol_arguments.h"
 
+#include "hipify/roc_arguments.h"
+
 #include <array>
 #include <utility>
 
@@ -94,6 +96,32 @@ std::size_t cast_close(const TokenStream& ts, std::size_t i, std::size_t last) {
   return k_no_token;
 }
 
+void drop_null_argument(FileTranslation& ft, const BracketMatch& match, const SymbolCall& call,
+                        std::size_t open, std::size_t close) {
+  const TokenStream& ts = ft.ts;
+  std::vector<TokenRange> parts = split_top_level(ts, match, open, close, call.argument + 2);
+  if (parts.size() <= call.argument || parts[call.argument].empty() || call.argument == 0 ||
+      !boundaries_certain(ts, open + 1, parts[call.argument].last)) {
+    return;
+  }
+  const TokenRange& argument = parts[call.argument];
+  if (is_null_argument(ts, argument)) {
+    // ", NULL": from the end of the argument before to the end of this one.
+    ft.edits.replace(end_of(ts.tokens[parts[call.argument - 1].last]),
+                     end_of(ts.tokens[argument.last]), "");
+    ++ft.stats.arguments_dropped;
+    return;
+  }
+  const Token& callee = ts.tokens[call.token];
+  ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line,
+                                   ts.column(callee), ApiFamily::Driver, Lifecycle::Current,
+                                   "HIP's form takes no block-size-to-shared-memory callback: pass "
+                                   "the shared memory size instead and drop the callback",
+                                   0});
+}
+
+}  // namespace
+
 // Whether the comma split of tokens [first, last] can be trusted: no `<` or `>` that may be
 // template brackets around a comma (a cast's brackets are checked), no # or ##, no directive.
 bool boundaries_certain(const TokenStream& ts, std::size_t first, std::size_t last) {
@@ -129,32 +157,6 @@ bool is_null_argument(const TokenStream& ts, const TokenRange& part) {
   return text == "NULL" || text == "nullptr" || text == "0";
 }
 
-void drop_null_argument(FileTranslation& ft, const BracketMatch& match, const SymbolCall& call,
-                        std::size_t open, std::size_t close) {
-  const TokenStream& ts = ft.ts;
-  std::vector<TokenRange> parts = split_top_level(ts, match, open, close, call.argument + 2);
-  if (parts.size() <= call.argument || parts[call.argument].empty() || call.argument == 0 ||
-      !boundaries_certain(ts, open + 1, parts[call.argument].last)) {
-    return;
-  }
-  const TokenRange& argument = parts[call.argument];
-  if (is_null_argument(ts, argument)) {
-    // ", NULL": from the end of the argument before to the end of this one.
-    ft.edits.replace(end_of(ts.tokens[parts[call.argument - 1].last]),
-                     end_of(ts.tokens[argument.last]), "");
-    ++ft.stats.arguments_dropped;
-    return;
-  }
-  const Token& callee = ts.tokens[call.token];
-  ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line,
-                                   ts.column(callee), ApiFamily::Driver, Lifecycle::Current,
-                                   "HIP's form takes no block-size-to-shared-memory callback: pass "
-                                   "the shared memory size instead and drop the callback",
-                                   0});
-}
-
-}  // namespace
-
 void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
   const TokenStream& ts = ft.ts;
   for (const SymbolCall& call : ft.symbol_calls) {
@@ -168,6 +170,10 @@ void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
     }
     if (call.wrap == ArgumentWrap::DropNull) {
       drop_null_argument(ft, match, call, open, close);
+      continue;
+    }
+    if (call.wrap == ArgumentWrap::RocValueTypes) {
+      cast_roc_arguments(ft, match, call, open, close);
       continue;
     }
     std::vector<TokenRange> parts = split_top_level(ts, match, open, close, call.argument + 1);

@@ -29,6 +29,13 @@ std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name);
 // hipModuleOccupancyMaxPotentialBlockSize(WithFlags) do not take. nullopt for any other name.
 std::optional<std::size_t> dropped_argument_of(std::string_view cuda_name);
 
+// Whether the comma split of tokens [first, last] can be trusted: no `<` or `>` that may be
+// template brackets around a comma (a cast's brackets are checked), no # or ##, no directive.
+bool boundaries_certain(const TokenStream& ts, std::size_t first, std::size_t last);
+
+// An argument that is only NULL, nullptr or 0.
+bool is_null_argument(const TokenStream& ts, const TokenRange& part);
+
 // Adds HIP_SYMBOL( ) (or reinterpret_cast<const void*>( )) around each recorded call's
 // argument when the call's argument list is visible in the tokens, the argument is not already
 // wrapped (HIP_SYMBOL(...), a cast), and no `<`, `>`, `#` or `##` before it makes the argument

@@ -357,6 +357,7 @@ void merge_stats(TranslationStats& into, const TranslationStats& from) {
   into.launches_not_rewritten += from.launches_not_rewritten;
   into.symbol_arguments_wrapped += from.symbol_arguments_wrapped;
   into.kernel_arguments_cast += from.kernel_arguments_cast;
+  into.roc_arguments_cast += from.roc_arguments_cast;
   into.arguments_dropped += from.arguments_dropped;
   into.hip_deprecated_uses += from.hip_deprecated_uses;
   into.includes_added += from.includes_added;

@@ -81,6 +81,7 @@ struct TranslationStats {
   std::uint32_t launches_not_rewritten = 0;
   std::uint32_t symbol_arguments_wrapped = 0;  // HIP_SYMBOL(...) added
   std::uint32_t kernel_arguments_cast = 0;     // reinterpret_cast<const void*>(...) added
+  std::uint32_t roc_arguments_cast = 0;        // (const rocblas_float_complex*)x added (--roc)
   std::uint32_t includes_added = 0;            // hip/hip_runtime.h inserted (0 or 1 per file)
   std::uint32_t includes_removed = 0;          // duplicate includes dropped after renaming
 };

@@ -681,13 +681,49 @@ TEST_F(HipifyCliTest, ComplexHipblasCallsBefore60SayWhichMacroTheyNeed) {
   const Outcome v6 = gpuport("hipify cgemm.cpp --stdout --rocm 6.0");
   EXPECT_THAT(v6.out, HasSubstr("  hipblasCgemm_v2(h,"));
   EXPECT_THAT(v6.err, Not(HasSubstr("ROCM_MATHLIBS_API_USE_HIP_COMPLEX")));
-  // rocBLAS (--roc) takes its own complex class, a hipComplex typedef under the same macro.
+  // rocBLAS (--roc) takes its own complex class: the arguments are cast to it instead.
   const Outcome roc = gpuport("hipify cgemm.cpp --stdout --roc");
   EXPECT_THAT(roc.out, HasSubstr("  rocblas_cgemm(h,"));
-  EXPECT_THAT(roc.err, HasSubstr("cgemm.cpp:3:3: warning: needs review: cublasCgemm: rocBLAS takes "
-                                 "rocblas_float_complex/rocblas_double_complex here: define "
-                                 "ROCM_MATHLIBS_API_USE_HIP_COMPLEX"));
-  EXPECT_THAT(roc.err, Not(HasSubstr("cublasSaxpy: rocBLAS takes")));
+  EXPECT_THAT(roc.err, Not(HasSubstr("ROCM_MATHLIBS_API_USE_HIP_COMPLEX")));
+}
+
+TEST_F(HipifyCliTest, RocCallsGetTheRocValueTypesTheirParametersTake) {
+  write_file(m_dir / "roc.cpp",
+             "#include <cublas_v2.h>\n"
+             "#include <cuda_fp16.h>\n"
+             "void f(cublasHandle_t h, const cuComplex* a, cuComplex* c, const __half* x,\n"
+             "       __half* y, const cuDoubleComplex* z, cudaDataType_t t, float s) {\n"
+             "  cublasCgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, a, a, 8, a, 8, nullptr, c, 8);\n"
+             "  cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, x, x, 8, x + 64, 8, x, y, 8);\n"
+             "  cublasZaxpy(h, 8, z, (const cuDoubleComplex*)a, 1, (cuDoubleComplex*)c, 1);\n"
+             "  cublasAxpyEx(h, 8, &s, CUDA_R_32F, x, CUDA_R_16F, 1, y, t, 1, CUDA_R_32F);\n"
+             "}\n");
+  const Outcome roc = gpuport("hipify roc.cpp --stdout --roc --stats");
+  EXPECT_EQ(roc.exit_code, 0) << roc.err;
+  EXPECT_THAT(roc.out, HasSubstr("  rocblas_cgemm(h, rocblas_operation_none, "
+                                 "rocblas_operation_none, 8, 8, 8, "
+                                 "(const rocblas_float_complex*)a, "
+                                 "(const rocblas_float_complex*)a, 8, "
+                                 "(const rocblas_float_complex*)a, 8, nullptr, "
+                                 "(rocblas_float_complex*)c, 8);\n"));
+  EXPECT_THAT(roc.out, HasSubstr("(const rocblas_half*)x, 8, (const rocblas_half*)(x + 64), 8, "
+                                 "(const rocblas_half*)x, (rocblas_half*)y, 8);\n"));
+  EXPECT_THAT(roc.out, HasSubstr("  rocblas_zaxpy(h, 8, (const rocblas_double_complex*)z, "
+                                 "(const rocblas_double_complex*)((const hipDoubleComplex*)a), 1, "
+                                 "(rocblas_double_complex*)((hipDoubleComplex*)c), 1);\n"));
+  EXPECT_THAT(roc.out, HasSubstr("  rocblas_axpy_ex(h, 8, &s, rocblas_datatype_f32_r, x, "
+                                 "rocblas_datatype_f16_r, 1, y, t, 1, rocblas_datatype_f32_r);\n"));
+  // The data type in a variable holds hipDataType's numbers, not rocblas_datatype's.
+  EXPECT_THAT(roc.err, HasSubstr("roc.cpp:8:3: warning: needs review: cublasAxpyEx: the roc call "
+                                 "takes a rocblas_datatype here: pass rocblas_datatype_f32_r, ... "
+                                 "(a hipDataType holds other numbers)\n"));
+  EXPECT_THAT(roc.err, HasSubstr("roc value types cast 12"));
+  // Without --roc the calls are hipBLAS's, which take hipComplex and hipDataType.
+  const Outcome hip = gpuport("hipify roc.cpp --stdout");
+  EXPECT_THAT(hip.out, Not(HasSubstr("rocblas_")));
+  EXPECT_THAT(hip.out, HasSubstr("HIP_R_32F, x, HIP_R_16F"));
+  const Outcome json = gpuport("hipify roc.cpp --dry-run --roc --format json");
+  EXPECT_THAT(json.out, HasSubstr("\"roc_arguments_cast\": 12"));
 }
 
 TEST_F(HipifyCliTest, NonEmptyOutputDirectoryNeedsForce) {

@@ -54,6 +54,7 @@ const std::map<std::string, std::string> k_expected = {
     {"rand.hip", "pass"},
     {"resource_views.hip", "pass"},
     {"roc_blas.hip", "missing-header: rocblas/rocblas.h"},
+    {"roc_sparse.hip", "pass"},
     {"rtc.hip", "pass"},
     {"runtime.hip", "pass"},
     {"solver.hip", "missing-header: hipsolver/hipsolver.h"},

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "hipify/mapping.h"
+#include "hipify/roc_arguments.h"
 
 namespace gpuport {
 namespace {
@@ -710,6 +711,39 @@ TEST(MappingFreshness, GeneratorFailsOnARuleNameItDidNotCollect) {
             std::string::npos)
       << message;
   fs::remove_all(rules);
+}
+
+}  // namespace
+}  // namespace gpuport
+
+namespace gpuport {
+namespace {
+
+TEST(RocArguments, ParametersFollowTheTargetReleasesSignature) {
+  // rocBLAS 6.0 made trmm out of place: C and ldc joined the parameters.
+  const std::vector<RocParameter> old = roc_value_parameters("rocblas_ctrmm", 502);
+  const std::vector<RocParameter> now = roc_value_parameters("rocblas_ctrmm", 602);
+  ASSERT_EQ(old.size(), 3U);
+  ASSERT_EQ(now.size(), 4U);
+  EXPECT_EQ(old.front().count, 12U);
+  EXPECT_EQ(now.front().count, 14U);
+  EXPECT_EQ(now.back().index, 12U);
+  EXPECT_EQ(now.back().type, "rocblas_float_complex*");
+  EXPECT_EQ(roc_value_parameters("rocblas_ctrmm", 0).size(), 4U);  // 0: the newest
+  const std::vector<RocParameter> hgemm = roc_value_parameters("rocblas_hgemm", 602);
+  ASSERT_EQ(hgemm.size(), 5U);
+  EXPECT_EQ(hgemm.front().index, 6U);
+  EXPECT_EQ(hgemm.front().type, "const rocblas_half*");
+  EXPECT_TRUE(roc_value_parameters("rocblas_sgemm", 602).empty());  // float needs no cast
+}
+
+TEST(RocArguments, CudaDataTypesHaveTheirRocblasDatatypeNames) {
+  EXPECT_EQ(rocblas_datatype_of("CUDA_R_16F", 602), "rocblas_datatype_f16_r");
+  EXPECT_EQ(rocblas_datatype_of("CUDA_C_64F", 502), "rocblas_datatype_f64_c");
+  EXPECT_EQ(rocblas_datatype_of("CUDA_R_16BF", 602), "rocblas_datatype_bf16_r");
+  EXPECT_EQ(rocblas_datatype_of("CUDA_R_8U", 602), "rocblas_datatype_u8_r");
+  EXPECT_EQ(rocblas_datatype_of("CUDA_R_64I", 602), "");  // rocBLAS has no 64-bit integers
+  EXPECT_EQ(rocblas_datatype_of("CUBLAS_OP_N", 602), "");
 }
 
 }  // namespace

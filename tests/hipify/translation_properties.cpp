@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "hipify/roc_arguments.h"
 #include "hipify/symbol_arguments.h"
 #include "lex/cuda_lexer.h"
 
@@ -97,7 +98,7 @@ class Aligner {
       }
       // Most specific first: a removed line or a rename cannot be mistaken for the others.
       if (try_removed_line(s, qs, p, q) || try_rename(s, qs, p, q) || try_insertion(s, qs, p, q) ||
-          try_symbol(s, qs, p, q) || try_dropped_macro(s, qs, p, q) ||
+          try_symbol(s, qs, p, q) || try_roc_cast(s, qs, p, q) || try_dropped_macro(s, qs, p, q) ||
           try_dropped_argument(s, qs, p, q)) {
         return true;
       }
@@ -187,6 +188,42 @@ class Aligner {
     return false;
   }
 
+  // A cast to a roc value type, `(const rocblas_float_complex*)x` or `(T)(expr)`, of an argument
+  // of a call (within a statement's reach before it) whose roc form takes that type there.
+  bool try_roc_cast(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
+    if (!m_options.roc || !m_out.substr(qs).starts_with("(")) {
+      return false;
+    }
+    constexpr std::size_t k_reach = 2048;
+    for (const Token& token : m_tokens.tokens) {
+      if (token.offset > s) {
+        break;
+      }
+      if (token.kind != TokenKind::Identifier || token.offset + k_reach < s) {
+        continue;
+      }
+      const Mapping* entry = m_table.find(m_tokens.text(token));
+      if (entry == nullptr || entry->roc.empty()) {
+        continue;
+      }
+      for (const RocParameter& parameter : roc_value_parameters(entry->roc, m_options.rocm)) {
+        const std::string cast = "(" + std::string(parameter.type) + ")";
+        if (!m_out.substr(qs).starts_with(cast)) {
+          continue;
+        }
+        p = s;
+        q = qs + cast.size();
+        // Only a parenthesized argument is followed by `(`: `x` and `&x` are cast as they are.
+        if (m_out.substr(q).starts_with("(")) {
+          ++m_open_symbols;
+          ++q;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
   bool try_rename(std::size_t s, std::size_t qs, std::size_t& p, std::size_t& q) {
     for (const Token& token : m_tokens.tokens) {
       if (token.offset > s) {
@@ -206,6 +243,11 @@ class Aligner {
         }
         written = text;
         expected = target_of(*entry, m_options);
+        // A CUDA data type passed to a roc call taking rocblas_datatype (call_context.h).
+        if (const std::string_view roc_type = rocblas_datatype_of(text, m_options.rocm);
+            m_options.roc && !roc_type.empty() && m_out.substr(qs).starts_with(roc_type)) {
+          expected = roc_type;
+        }
         // A cuBLAS enum's spelling depends on the call it is passed to (call_context.h): the
         // hip* name inside a call that has no roc* form, the hipSOLVER name in a cusolver call.
         if (entry->family == ApiFamily::Blas && entry->kind == MappingKind::Constant) {

@@ -1,0 +1,45 @@
+// The roc libraries' own value types at the arguments of roc calls (--roc).
+//
+// A cuBLAS call translated to rocBLAS (cuSPARSE to rocSPARSE) still passes HIP's values:
+// cuComplex became hipFloatComplex, __half stays __half, CUDA_R_16F became HIP_R_16F. The roc
+// function takes rocblas_float_complex, rocblas_half, rocblas_datatype (roc_arguments.inc, from
+// the parameter types of each release's headers). Pointers to types of the same layout are cast
+// to the parameter's type; a CUDA data-type enumerator becomes its rocblas_datatype name
+// (call_context.cpp); what can be neither is reported.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "hipify/file_translation.h"
+#include "hipify/mapping.h"
+#include "hipify/token_walk.h"
+
+namespace gpuport {
+
+struct RocParameter {
+  std::string_view function;  // rocblas_cgemm
+  std::uint8_t index = 0;     // from 0
+  std::string_view type;      // const rocblas_float_complex*
+  std::uint8_t count = 0;     // the parameters the function takes
+  RocmRelease first = 0;      // the releases whose headers declare it so
+  RocmRelease last = 0;
+};
+
+// The value-typed parameters of a roc function in the target release (0: the newest), by index.
+std::vector<RocParameter> roc_value_parameters(std::string_view roc_function, RocmRelease target);
+
+// The rocblas_datatype enumerator of a CUDA data type (CUDA_R_16F -> rocblas_datatype_f16_r)
+// that the target's rocBLAS declares; empty otherwise.
+std::string_view rocblas_datatype_of(std::string_view cuda_name, RocmRelease target);
+
+// For a call recorded with ArgumentWrap::RocValueTypes: casts each pointer argument of a
+// value-typed parameter, `(const rocblas_float_complex*)x`, unless it is null or already names
+// the type; reports a data-type argument that is not a CUDA data-type enumerator (a hipDataType
+// variable holds other numbers) and a value-typed parameter taken by value.
+void cast_roc_arguments(FileTranslation& ft, const BracketMatch& match, const SymbolCall& call,
+                        std::size_t open, std::size_t close);
+
+}  // namespace gpuport
