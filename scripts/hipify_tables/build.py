@@ -58,6 +58,8 @@ class Merged:
     header_trees: list[tuple[str, str, tuple[str, ...]]]
     guards: dict[str, str]
     conditions: dict[str, str]
+    header_closures: list[str] = dataclasses.field(default_factory=list)
+    header_others: str | None = None
 
 
 def merge(files: list[rules_mod.RuleFile]) -> Merged:
@@ -76,6 +78,8 @@ def merge(files: list[rules_mod.RuleFile]) -> Merged:
         merged.unsupported |= rule.unsupported
         merged.exclude |= rule.exclude
         merged.header_trees += rule.header_trees
+        merged.header_closures += rule.header_closures
+        merged.header_others = rule.header_others or merged.header_others
     return merged
 
 
@@ -260,6 +264,27 @@ def _version_base(name: str) -> str | None:
     return match.group(1) + (match.group(2) or "") if match else None
 
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+
+def included_closure(root: pathlib.Path, header: str) -> list[str]:
+    """The headers `header` includes, directly or through others, that lie in `root` (an
+    include written relative to the including header's folder counts too), in path order."""
+    seen: set[str] = set()
+    todo = [header]
+    while todo:
+        current = todo.pop()
+        if current in seen or not (root / current).is_file():
+            continue
+        seen.add(current)
+        for written in _INCLUDE.findall(sources.read_text(root / current)):
+            for candidate in (written, str(pathlib.PurePosixPath(current).parent / written)):
+                if (root / candidate).is_file():
+                    todo.append(str(pathlib.PurePosixPath(candidate)))
+                    break
+    return sorted(seen - {header})
+
+
 def header_entries(rules: Merged, cuda_include: pathlib.Path,
                    hip: sources.HipIndex) -> list[Entry]:
     roots = [cuda_include, cuda_include / "cccl"]
@@ -272,6 +297,33 @@ def header_entries(rules: Merged, cuda_include: pathlib.Path,
                     continue
                 mapping[str(relative)] = (str(relative) if target == "=" else target, None)
     mapping.update(rules.headers)
+    # What a mapped header includes is part of it: `sm_60_atomic_functions.h`, which
+    # cuda_runtime.h includes, is in hip_runtime.h. An explicit rule wins; a header several
+    # closures include stays with the first directive's (crt/host_defines.h with the runtime).
+    claimed: set[str] = set()
+    for header in rules.header_closures:
+        if header not in rules.headers:
+            raise GeneratorError(f"header-closure {header}: the header has no `header` rule")
+        # Its own folder (cooperative_groups/details/), the top level and crt/; not another
+        # library's (nv/target, libcu++'s).
+        own = ("", "crt", pathlib.PurePosixPath(header).stem)
+        for member in included_closure(cuda_include, header):
+            folder = str(pathlib.PurePosixPath(member).parent)
+            if folder == ".":
+                folder = ""
+            if (member not in rules.headers and member not in claimed
+                    and folder.split("/")[0] in own):
+                claimed.add(member)
+                mapping[member] = rules.headers[header]
+    # Every other CUDA toolkit header has no HIP counterpart: an include of one is reported, not
+    # passed through as if it were the project's. The top-level `X.h` that crt/X.h replaced
+    # (common_functions.h, host_config.h: CUDA keeps them as wrappers) maps as crt/X.h does.
+    if rules.header_others is not None:
+        for folder in (cuda_include, cuda_include / "crt"):
+            for path in sorted(folder.glob("*")):
+                relative = str(path.relative_to(cuda_include))
+                if path.suffix in (".h", ".hpp", ".cuh") and relative not in mapping:
+                    mapping[relative] = mapping.get(f"crt/{relative}", ("-", None))
     entries = []
     for cuda, (target, roc) in sorted(mapping.items()):
         installed = any((root / cuda).is_file() for root in roots)

@@ -83,6 +83,10 @@ class RuleFile:
     exclude: set[str] = dataclasses.field(default_factory=set)
     headers: dict[str, tuple[str, str | None]] = dataclasses.field(default_factory=dict)
     header_trees: list[tuple[str, str, tuple[str, ...]]] = dataclasses.field(default_factory=list)
+    # A CUDA header whose includes (transitively, within the CUDA include directory) map with it.
+    header_closures: list[str] = dataclasses.field(default_factory=list)
+    # The target of every other header of the CUDA include directory (top level and crt/).
+    header_others: str | None = None
     guards: dict[str, str] = dataclasses.field(default_factory=dict)  # CUDA path -> HIP path
     conditions: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -136,6 +140,10 @@ def parse_rule_file(path: pathlib.Path) -> RuleFile:
                         where)
         elif directive == "header-tree" and len(args) >= 2:
             rules.header_trees.append((args[0], args[1], tuple(args[2:])))
+        elif directive == "header-closure" and len(args) == 1:
+            rules.header_closures.append(args[0])
+        elif directive == "header-others" and args == ["-"]:
+            rules.header_others = args[0]
         elif directive == "guard" and len(args) == 2:
             _add_unique(rules.guards, args[0], args[1], where)
         elif directive == "condition" and len(args) == 2:

@@ -687,6 +687,29 @@ TEST_F(HipifyCliTest, ComplexHipblasCallsBefore60SayWhichMacroTheyNeed) {
   EXPECT_THAT(roc.err, Not(HasSubstr("ROCM_MATHLIBS_API_USE_HIP_COMPLEX")));
 }
 
+TEST_F(HipifyCliTest, ToolkitHeadersWithoutAHipCounterpartAreReportedNotPassedThrough) {
+  write_file(m_dir / "io.cu",
+             "#include <cuda_runtime.h>\n"
+             "#include <nppi.h>\n"
+             "#include <cusolverSp_LOWLEVEL_PREVIEW.h>\n"
+             "#include <texture_fetch_functions.h>\n"
+             "#include <cuda_surface_types.h>\n"
+             "#include \"local_helpers.h\"\n");
+  const Outcome run = gpuport("hipify io.cu --stdout");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("io.cu:2:11: warning: unsupported on HIP: nppi.h (header)\n"));
+  EXPECT_THAT(run.err, HasSubstr("io.cu:3:11: warning: unsupported on HIP: "
+                                 "cusolverSp_LOWLEVEL_PREVIEW.h (header)\n"));
+  // Headers CUDA 12 removed with texture references: HIP keeps their API.
+  EXPECT_EQ(run.out,
+            "#include <hip/hip_runtime.h>\n"
+            "#include <nppi.h>\n"
+            "#include <cusolverSp_LOWLEVEL_PREVIEW.h>\n"
+            "#include <hip/surface_types.h>\n"
+            "#include \"local_helpers.h\"\n");
+  EXPECT_THAT(run.err, Not(HasSubstr("local_helpers.h")));
+}
+
 TEST_F(HipifyCliTest, RocCallsGetTheRocValueTypesTheirParametersTake) {
   write_file(m_dir / "roc.cpp",
              "#include <cublas_v2.h>\n"
