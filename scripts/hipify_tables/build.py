@@ -37,6 +37,39 @@ class CudaName:
     deprecated: bool = False
     removed: bool = False
     arities: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    param_types: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
+
+
+# Fundamental types by width and kind, with the roc libraries' integer typedefs (rocblas_int and
+# rocsparse_int are 32-bit unless the library is built for 64-bit indices; rocblas_stride is
+# int64_t).
+_SCALARS = {
+    "int": "i32", "int32_t": "i32", "rocblas_int": "i32", "rocsparse_int": "i32",
+    "unsigned": "u32", "unsigned int": "u32", "uint32_t": "u32", "size_t": "u64",
+    "int64_t": "i64", "long long": "i64", "rocblas_stride": "i64", "uint64_t": "u64",
+    "unsigned long long": "u64", "float": "f32", "double": "f64", "short": "i16",
+    "unsigned short": "u16", "char": "i8", "signed char": "i8", "unsigned char": "u8",
+}
+
+
+def _pointer(type_: str) -> tuple[str, int]:
+    """`const int* const*` -> ("int", 2): the pointee without qualifiers, and the depth."""
+    depth = type_.count("*")
+    words = [w for w in type_.replace("*", " ").split() if w not in ("const", "volatile")]
+    return " ".join(words), depth
+
+
+def parameters_agree(cuda: tuple[str, ...], roc: tuple[str, ...]) -> bool:
+    """Whether a call written for `cuda`'s parameters passes what `roc`'s take, as far as
+    pointers to scalars tell: cuSPARSE's `_bufferSize` writes an int, rocSPARSE's `_buffer_size`
+    a size_t; cusparseScsrilu02_numericBoost takes a double tolerance, rocSPARSE's a float."""
+    if len(cuda) != len(roc):
+        return False
+    for ours, theirs in zip(cuda, roc):
+        (a, depth_a), (b, depth_b) = _pointer(ours), _pointer(theirs)
+        if depth_a and depth_b and a in _SCALARS and b in _SCALARS and _SCALARS[a] != _SCALARS[b]:
+            return False
+    return True
 
 
 class GeneratorError(Exception):
@@ -115,6 +148,8 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
         entry.deprecated |= decl.deprecated
         if decl.arity is not None:
             entry.arities.append(decl.arity)
+        if decl.kind == "function" and "..." not in decl.param_types:
+            entry.param_types.append(decl.param_types)
     for decl in macros:
         kind = _macro_kind(decl.name, decl.value, names)
         entry = names.setdefault(decl.name, CudaName(kind))
@@ -128,11 +163,14 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
         target = value[0] if len(value) == 1 else ""
         if (target and accept.fullmatch(target) and not EXCLUDED.fullmatch(target)
                 and target not in rules.exclude and target not in names):
-            names[target] = CudaName(kind, entry.deprecated, arities=list(entry.arities))
+            names[target] = CudaName(kind, entry.deprecated, arities=list(entry.arities),
+                                     param_types=list(entry.param_types))
         elif target in names and names[target].arities:
             # `#define cublasCgemm cublasCgemm_v2` (cublas_v2.h) while cublas.h declares the
             # legacy cublasCgemm: a call of the plain name may take either form.
             entry.arities += [a for a in names[target].arities if a not in entry.arities]
+            entry.param_types += [t for t in names[target].param_types
+                                  if t not in entry.param_types]
     # Versioned functions of an internal-build branch (`cuCtxCreate_v2`, `cuMemcpyHtoD_v2`): old
     # code calls them by these names; each is API when its unversioned base is.
     for decl in internal:
@@ -142,6 +180,7 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
             entry = names.setdefault(decl.name, CudaName("function", decl.deprecated))
             if decl.arity is not None:
                 entry.arities.append(decl.arity)
+                entry.param_types.append(decl.param_types)
     declared = {decl.name for decl in decls}
     for name, kind in rules.api.items():
         # Listed names must exist in the family's headers, so the list cannot drift.
@@ -172,8 +211,17 @@ class Resolver:
         if not kinds or not kinds & KIND_OK[cuda.kind]:
             return False
         if arity and cuda.kind == "function" and cuda.arities and name in self.hip.names.arities:
-            return any(c[0] <= h[1] and h[0] <= c[1]
-                       for c in cuda.arities for h in self.hip.names.arities[name])
+            if not any(c[0] <= h[1] and h[0] <= c[1]
+                       for c in cuda.arities for h in self.hip.names.arities[name]):
+                return False
+            # Where both sides' parameter types are known (the roc libraries'), they must agree;
+            # a name also declared where they are not listed (clang's `norm` beside rocBLAS's
+            # complex `norm`) is judged by its argument count alone.
+            theirs = self.hip.names.param_types.get(name, [])
+            listed = {len(t) for t in theirs}
+            if (theirs and cuda.param_types
+                    and all(h[1] in listed for h in self.hip.names.arities[name])):
+                return any(parameters_agree(c, h) for c in cuda.param_types for h in theirs)
         return True
 
     def pick(self, candidates: list[str], cuda: CudaName, side: str) -> tuple[str, str]:
@@ -246,7 +294,8 @@ class Resolver:
         shape = cuda
         if (cuda.kind == "function" and not cuda.arities and hip_support == "verified"
                 and hip in self.hip.names.arities):
-            shape = dataclasses.replace(cuda, arities=list(self.hip.names.arities[hip]))
+            shape = dataclasses.replace(cuda, arities=list(self.hip.names.arities[hip]),
+                                        param_types=list(self.hip.names.param_types.get(hip, [])))
         roc, roc_support = ("", "unsupported") if not hip else self.roc_name(name, shape)
         if not hip:
             support = "unsupported"
@@ -451,7 +500,9 @@ def check(entries: list[Entry]) -> None:
     for e in entries:
         if (e.support == "unsupported") != (not e.hip) or (not e.hip and e.roc):
             raise GeneratorError(f"{e.cuda}: support {e.support} with hip {e.hip!r}")
+        # A name hipSPARSE keeps (csric02Info_t) is still an entry when rocSPARSE spells it
+        # otherwise (--roc).
         keeps = (e.family in SHARED_NAMES or (e.family == "bf16" and e.kind == "function")
-                 or (e.kind == "header" and e.cuda.startswith("thrust/")))
+                 or (e.kind == "header" and e.cuda.startswith("thrust/")) or bool(e.roc))
         if e.hip == e.cuda and not keeps:
             raise GeneratorError(f"{e.cuda} maps to itself outside the shared-name families")

@@ -107,7 +107,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("fft", ("cufft.h", "cufftXt.h"), _prefix_or(r"cufft\w+", r"CUFFT_\w+"),
            naming.library("cufft", "hipfft"), packaged=("hipfft/hipfft.h", "hipfft.h")),
     Family("sparse", ("cusparse.h",), _prefix_or(r"cusparse\w+", r"CUSPARSE_\w+"),
-           naming.library("cusparse", "hipsparse"), naming.roc_library("cusparse", "rocsparse_"),
+           naming.library("cusparse", "hipsparse"), naming.roc_sparse,
            packaged=("hipsparse/hipsparse.h", "hipsparse.h")),
     Family("solver",
            ("cusolverDn.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h", "cusolver_common.h"),

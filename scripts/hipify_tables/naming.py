@@ -131,6 +131,21 @@ def roc_library(cuda_prefix: str, roc_prefix: str) -> Derive:
     return derive
 
 
+def roc_sparse(name: str) -> list[str]:
+    """cuSPARSE -> rocSPARSE: roc_library's candidates, and the spellings rocSPARSE drops from
+    cuSPARSE's: the algorithm version (`csrsv2` -> `csrsv`, `csrilu02` -> `csrilu0`) and `Ext`
+    of `_bufferSizeExt`, whose size_t* is what rocSPARSE's `_buffer_size` takes (a plain
+    `_bufferSize` writes an int: the parameter check turns those down)."""
+    out = []
+    for candidate in roc_library("cusparse", "rocsparse_")(name):
+        out.append(candidate)
+        shorter = re.sub(r"_buffer_size_ext$", "_buffer_size", candidate)
+        shorter = re.sub(r"(?<=[a-z]|0)2(?=_|$)", "", shorter, count=1)
+        if shorter != candidate:
+            out.append(shorter)
+    return out
+
+
 def dnn(name: str) -> list[str]:
     """cuDNN's backend (graph) API -> MIOpen's copy of it (ROCm 6.2 on): cudnnBackendX ->
     miopenBackendX, CUDNN_X -> MIOPEN_X (CUDNN_ATTR_*, CUDNN_BACKEND_*, CUDNN_TYPE_*, ...).

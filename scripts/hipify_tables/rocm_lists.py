@@ -13,9 +13,11 @@ A list is text, one record per line, tab-separated:
                              fewest and most arguments a call takes, per declaration) or `-`;
                              FLAGS `d` (deprecated) or `-`; TAG the struct/enum tag a typedef
                              names, or `-`
-  params NAME TYPES          the parameter types of a function that takes one of VALUE_TYPES
-                             (`;`-separated, `const rocblas_float_complex*`), one record per
-                             declaration
+  params NAME TYPES          the parameter types of a function (`;`-separated, `const
+                             rocblas_float_complex*`), one record per declaration: every
+                             function of the roc libraries (FULL_PARAMS; their calls are
+                             renamed under --roc and checked against CUDA's parameters), the
+                             others' functions that take one of VALUE_TYPES
 
 For a target release the generator reads, per library, the newest list at or below it: a library
 whose headers were not extracted for a release keeps its previous list (its release notes are
@@ -41,6 +43,11 @@ VALUE_TYPES = frozenset({
     "rocblas_half", "rocblas_bfloat16", "rocblas_float_complex", "rocblas_double_complex",
     "rocblas_datatype", "rocsparse_float_complex", "rocsparse_double_complex",
 })
+
+
+# Libraries whose every function's parameter types are listed: the targets of --roc renames, and
+# hipSPARSE, whose legacy functions stand in for the signatures CUDA's headers no longer have.
+FULL_PARAMS = frozenset({"rocblas", "rocsolver", "rocsparse", "rocrand", "hipsparse"})
 
 
 def takes_value_type(types: tuple[str, ...]) -> bool:
@@ -88,7 +95,7 @@ def render(names: NameList) -> str:
                                 arities or "-", flags, declared.tags.get(name, "-"))))
     for name in sorted(declared.param_types):
         for types in declared.param_types[name]:
-            if takes_value_type(types):
+            if names.library in FULL_PARAMS or takes_value_type(types):
                 lines.append(f"params\t{name}\t{';'.join(types)}")
     return "\n".join(lines) + "\n"
 

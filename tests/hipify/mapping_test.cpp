@@ -317,10 +317,13 @@ TEST(MappingInvariants, OnlySharedFamiliesMapANameToItself) {
       continue;
     }
     // rocThrust keeps Thrust's header paths; HIP keeps the bfloat16 function names (only the
-    // types are renamed).
+    // types are renamed); hipSPARSE keeps cuSPARSE's solver info types, which rocSPARSE spells
+    // rocsparse_mat_info (--roc).
     bool thrust_header = e.kind == MappingKind::Header && e.cuda.starts_with("thrust/");
     bool bf16_function = e.family == ApiFamily::Bf16 && e.kind == MappingKind::Function;
-    EXPECT_TRUE(family_keeps_names(e.family) || thrust_header || bf16_function) << e.cuda;
+    bool roc_spelling = !e.roc.empty() && e.roc != e.cuda;
+    EXPECT_TRUE(family_keeps_names(e.family) || thrust_header || bf16_function || roc_spelling)
+        << e.cuda;
   }
 }
 
@@ -744,6 +747,41 @@ TEST(RocArguments, CudaDataTypesHaveTheirRocblasDatatypeNames) {
   EXPECT_EQ(rocblas_datatype_of("CUDA_R_8U", 602), "rocblas_datatype_u8_r");
   EXPECT_EQ(rocblas_datatype_of("CUDA_R_64I", 602), "");  // rocBLAS has no 64-bit integers
   EXPECT_EQ(rocblas_datatype_of("CUBLAS_OP_N", 602), "");
+}
+
+}  // namespace
+}  // namespace gpuport
+
+namespace gpuport {
+namespace {
+
+std::string_view roc_of(std::string_view cuda) {
+  const Mapping* entry = builtin_mapping_table().find(cuda);
+  return entry == nullptr ? std::string_view("(none)") : entry->roc;
+}
+
+TEST(RocNames, FollowRocsparsesSpellingsWhereTheParametersAgree) {
+  // rocSPARSE drops the algorithm version and `Ext`, and keeps one info type for every solver.
+  EXPECT_EQ(roc_of("cusparseScsrilu02"), "rocsparse_scsrilu0");
+  EXPECT_EQ(roc_of("cusparseXcsrilu02_zeroPivot"), "rocsparse_csrilu0_zero_pivot");
+  EXPECT_EQ(roc_of("cusparseScsrsv2_bufferSizeExt"), "rocsparse_scsrsv_buffer_size");
+  EXPECT_EQ(roc_of("cusparseXcsrsort_bufferSizeExt"), "rocsparse_csrsort_buffer_size");
+  EXPECT_EQ(roc_of("csrilu02Info_t"), "rocsparse_mat_info");
+  EXPECT_EQ(roc_of("cusparseCreateCsrilu02Info"), "rocsparse_create_mat_info");
+  EXPECT_EQ(roc_of("CUSPARSE_SOLVE_POLICY_USE_LEVEL"), "rocsparse_solve_policy_auto");
+  EXPECT_EQ(roc_of("CUSPARSE_ORDER_COL"), "rocsparse_order_column");
+  // cuSPARSE's `_bufferSize` writes an int, rocSPARSE's `_buffer_size` a size_t (the removed
+  // csrsv2 form is judged by hipSPARSE's copy of its signature).
+  EXPECT_EQ(roc_of("cusparseSgemvi_bufferSize"), "");
+  EXPECT_EQ(roc_of("cusparseScsrsv2_bufferSize"), "");
+  EXPECT_EQ(roc_of("cusparseSDDMM_bufferSize"), "rocsparse_sddmm_buffer_size");  // size_t*
+  // The single-precision boost takes a double tolerance in cuSPARSE, a float in rocSPARSE.
+  EXPECT_EQ(roc_of("cusparseScsrilu02_numericBoost"), "");
+  EXPECT_EQ(roc_of("cusparseDcsrilu02_numericBoost"), "rocsparse_dcsrilu0_numeric_boost");
+  // rocSPARSE's csrmv takes a mat_info more than the legacy cuSPARSE csrmv.
+  EXPECT_EQ(roc_of("cusparseScsrmv"), "");
+  // hipSPARSE keeps the info type's name: no change without --roc.
+  EXPECT_EQ(builtin_mapping_table().find("csrilu02Info_t")->hip, "csrilu02Info_t");
 }
 
 }  // namespace
