@@ -38,6 +38,7 @@ class CudaName:
     removed: bool = False
     arities: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     param_types: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
+    param_names: list[tuple[str, ...]] = dataclasses.field(default_factory=list)
 
 
 # Fundamental types by width and kind, with the roc libraries' integer typedefs (rocblas_int and
@@ -59,16 +60,34 @@ def _pointer(type_: str) -> tuple[str, int]:
     return " ".join(words), depth
 
 
-def parameters_agree(cuda: tuple[str, ...], roc: tuple[str, ...]) -> bool:
+def _word(name: str) -> str:
+    """A parameter name as both libraries spell it: `csrSortedColIndA`, `csr_col_ind_A` ->
+    `csrcolinda`."""
+    return name.lower().replace("_", "").replace("sorted", "")
+
+
+def parameters_agree(cuda: tuple[str, ...], roc: tuple[str, ...],
+                     cuda_names: tuple[str, ...] = (), roc_names: tuple[str, ...] = ()) -> bool:
     """Whether a call written for `cuda`'s parameters passes what `roc`'s take, as far as
-    pointers to scalars tell: cuSPARSE's `_bufferSize` writes an int, rocSPARSE's `_buffer_size`
-    a size_t; cusparseScsrilu02_numericBoost takes a double tolerance, rocSPARSE's a float."""
+    pointers to scalars and parameter names tell: cuSPARSE's `_bufferSize` writes an int,
+    rocSPARSE's `_buffer_size` a size_t; cusparseScsrilu02_numericBoost takes a double
+    tolerance, rocSPARSE's a float; cusparseScsr2csr_compress takes the column indices before
+    the row pointers, rocSPARSE's the row pointers first (two parameters whose names trade
+    places)."""
     if len(cuda) != len(roc):
         return False
     for ours, theirs in zip(cuda, roc):
         (a, depth_a), (b, depth_b) = _pointer(ours), _pointer(theirs)
         if depth_a and depth_b and a in _SCALARS and b in _SCALARS and _SCALARS[a] != _SCALARS[b]:
             return False
+    if len(cuda_names) == len(cuda) and len(roc_names) == len(roc):
+        ours_words = [_word(n) for n in cuda_names]
+        theirs_words = [_word(n) for n in roc_names]
+        for i, (a, b) in enumerate(zip(ours_words, theirs_words)):
+            if a and b and a != b and b in ours_words[i + 1:]:
+                j = ours_words.index(b, i + 1)
+                if theirs_words[j] == a:
+                    return False
     return True
 
 
@@ -150,6 +169,7 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
             entry.arities.append(decl.arity)
         if decl.kind == "function" and "..." not in decl.param_types:
             entry.param_types.append(decl.param_types)
+            entry.param_names.append(decl.param_names)
     for decl in macros:
         kind = _macro_kind(decl.name, decl.value, names)
         entry = names.setdefault(decl.name, CudaName(kind))
@@ -164,13 +184,16 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
         if (target and accept.fullmatch(target) and not EXCLUDED.fullmatch(target)
                 and target not in rules.exclude and target not in names):
             names[target] = CudaName(kind, entry.deprecated, arities=list(entry.arities),
-                                     param_types=list(entry.param_types))
+                                     param_types=list(entry.param_types),
+                                     param_names=list(entry.param_names))
         elif target in names and names[target].arities:
             # `#define cublasCgemm cublasCgemm_v2` (cublas_v2.h) while cublas.h declares the
             # legacy cublasCgemm: a call of the plain name may take either form.
             entry.arities += [a for a in names[target].arities if a not in entry.arities]
-            entry.param_types += [t for t in names[target].param_types
-                                  if t not in entry.param_types]
+            for types, params in zip(names[target].param_types, names[target].param_names):
+                if types not in entry.param_types:
+                    entry.param_types.append(types)
+                    entry.param_names.append(params)
     # Versioned functions of an internal-build branch (`cuCtxCreate_v2`, `cuMemcpyHtoD_v2`): old
     # code calls them by these names; each is API when its unversioned base is.
     for decl in internal:
@@ -181,6 +204,7 @@ def collect(family: Family, decls, rules: Merged) -> dict[str, CudaName]:
             if decl.arity is not None:
                 entry.arities.append(decl.arity)
                 entry.param_types.append(decl.param_types)
+                entry.param_names.append(decl.param_names)
     declared = {decl.name for decl in decls}
     for name, kind in rules.api.items():
         # Listed names must exist in the family's headers, so the list cannot drift.
@@ -221,7 +245,10 @@ class Resolver:
             listed = {len(t) for t in theirs}
             if (theirs and cuda.param_types
                     and all(h[1] in listed for h in self.hip.names.arities[name])):
-                return any(parameters_agree(c, h) for c in cuda.param_types for h in theirs)
+                their_names = self.hip.names.param_names.get(name, [])
+                return any(parameters_agree(c, h, cn, hn)
+                           for c, cn in zip(cuda.param_types, cuda.param_names)
+                           for h, hn in zip(theirs, their_names))
         return True
 
     def pick(self, candidates: list[str], cuda: CudaName, side: str) -> tuple[str, str]:
@@ -295,7 +322,8 @@ class Resolver:
         if (cuda.kind == "function" and not cuda.arities and hip_support == "verified"
                 and hip in self.hip.names.arities):
             shape = dataclasses.replace(cuda, arities=list(self.hip.names.arities[hip]),
-                                        param_types=list(self.hip.names.param_types.get(hip, [])))
+                                        param_types=list(self.hip.names.param_types.get(hip, [])),
+                                        param_names=list(self.hip.names.param_names.get(hip, [])))
         roc, roc_support = ("", "unsupported") if not hip else self.roc_name(name, shape)
         if not hip:
             support = "unsupported"

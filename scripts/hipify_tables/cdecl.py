@@ -52,6 +52,7 @@ class Decl:
     arity: tuple[int, int] | None = None  # functions: fewest and most arguments a call takes
     tag: str = ""  # typedefs only: the struct/enum/union tag named (`typedef struct T* N`)
     param_types: tuple[str, ...] = ()  # functions: each parameter's type, `const T*` (no name)
+    param_names: tuple[str, ...] = ()  # functions: each parameter's name ("" when unnamed)
     internal: bool = False  # declared in an internal-build branch (cuda.h's old-ABI names)
 
 
@@ -193,9 +194,9 @@ def _parameters(params: list[str]) -> list[list[str]]:
     return [] if pieces == [[]] or pieces == [["void"]] else pieces
 
 
-def _type_of(piece: list[str]) -> str:
-    """A parameter's type without its name or default: `const rocblas_float_complex* const x[]`
-    -> `const rocblas_float_complex* const*` (an array parameter is a pointer)."""
+def _split_parameter(piece: list[str]) -> tuple[str, str]:
+    """A parameter's type and name, without its default: `const rocblas_float_complex* const
+    x[]` -> (`const rocblas_float_complex* const*`, `x`) (an array parameter is a pointer)."""
     for stop in _DEFAULT_ARGUMENT:
         if stop in piece:
             piece = piece[:piece.index(stop)]
@@ -204,14 +205,16 @@ def _type_of(piece: list[str]) -> str:
     while len(words) >= 2 and words[-1] == "]":
         words = words[:words.index("[") if "[" in words else len(words)]
         arrays += 1
+    name = ""
     if (len(words) >= 2 and _is_identifier(words[-1]) and words[-1] not in _C_TYPE_WORDS
             and (words[-2] in ("*", "&", "&&") or _is_identifier(words[-2]))):
-        words = words[:-1]  # the parameter's name
+        name = words[-1]
+        words = words[:-1]
     words += ["*"] * arrays
     out = ""
     for word in words:
         out += word if word in ("*", "&", "&&") or not out else " " + word
-    return out
+    return out, name
 
 
 def _without_template_header(stmt: list[str]) -> list[str]:
@@ -243,9 +246,9 @@ class _Walker:
 
     def add(self, name: str, kind: str, deprecated: bool,
             arity: tuple[int, int] | None = None, tag: str = "",
-            param_types: tuple[str, ...] = ()) -> None:
+            param_types: tuple[str, ...] = (), param_names: tuple[str, ...] = ()) -> None:
         decl = Decl(name, kind, deprecated, self.file, self.scope(), arity=arity, tag=tag,
-                    param_types=param_types)
+                    param_types=param_types, param_names=param_names)
         self.decls.append(decl)
         self.last.append(decl)
 
@@ -267,8 +270,10 @@ class _Walker:
         found = self.function_at(stmt)
         return found[0] if found else None
 
-    def function_at(self, stmt: list[str]) -> tuple[str, tuple[int, int], tuple[str, ...]] | None:
-        """The declared function's name, arity and parameter types, if `stmt` declares one."""
+    def function_at(self, stmt: list[str]) -> tuple[str, tuple[int, int], tuple[str, ...],
+                                                    tuple[str, ...]] | None:
+        """The declared function's name, arity, parameter types and parameter names, if `stmt`
+        declares one."""
         index = 0
         while index < len(stmt):
             token = stmt[index]
@@ -279,8 +284,9 @@ class _Walker:
                     if name == "operator":
                         return None
                     params = stmt[index + 1:close]
-                    types = tuple(_type_of(piece) for piece in _parameters(params))
-                    return name, _arity(params), types
+                    split = [_split_parameter(piece) for piece in _parameters(params)]
+                    return (name, _arity(params), tuple(t for t, _ in split),
+                            tuple(n for _, n in split))
                 if name is None and index > 0 and stmt[index - 1] == "operator":
                     return None
                 index = close
@@ -322,7 +328,8 @@ class _Walker:
         elif words[:1] == ["using"] and len(words) > 2 and words[2] == "=":
             self.add(words[1], "type", deprecated)
         elif "(" in stmt and (found := self.function_at(stmt)):
-            self.add(found[0], "function", deprecated, found[1], param_types=found[2])
+            self.add(found[0], "function", deprecated, found[1], param_types=found[2],
+                         param_names=found[3])
         elif words[0] in _TYPE_KEYWORDS and "{}" not in words:
             # A forward declaration (`struct X;`), not a variable (`struct X x;`).
             tags = self.tag_names(words)
@@ -509,7 +516,8 @@ class _Walker:
             found = self.function_at(stmt)
             self.last = []
             if found:
-                self.add(found[0], "function", deprecated, found[1], param_types=found[2])
+                self.add(found[0], "function", deprecated, found[1], param_types=found[2],
+                         param_names=found[3])
             stmt.clear()
             return close
         if kind in ("enum", "type"):

@@ -13,7 +13,7 @@ A list is text, one record per line, tab-separated:
                              fewest and most arguments a call takes, per declaration) or `-`;
                              FLAGS `d` (deprecated) or `-`; TAG the struct/enum tag a typedef
                              names, or `-`
-  params NAME TYPES          the parameter types of a function (`;`-separated, `const
+  params NAME TYPES NAMES    the parameter types and names of a function (`;`-separated, `const
                              rocblas_float_complex*`), one record per declaration: every
                              function of the roc libraries (FULL_PARAMS; their calls are
                              renamed under --roc and checked against CUDA's parameters), the
@@ -45,9 +45,10 @@ VALUE_TYPES = frozenset({
 })
 
 
-# Libraries whose every function's parameter types are listed: the targets of --roc renames, and
-# hipSPARSE, whose legacy functions stand in for the signatures CUDA's headers no longer have.
-FULL_PARAMS = frozenset({"rocblas", "rocsolver", "rocsparse", "rocrand", "hipsparse"})
+# Libraries whose every function's parameters are listed: the targets of --roc renames (no
+# cuSOLVER call maps to rocSOLVER one-for-one), and hipSPARSE, whose legacy functions stand in
+# for the signatures CUDA's headers no longer have.
+FULL_PARAMS = frozenset({"rocblas", "rocsparse", "rocrand", "hipsparse"})
 
 
 def takes_value_type(types: tuple[str, ...]) -> bool:
@@ -94,9 +95,9 @@ def render(names: NameList) -> str:
         lines.append("\t".join(("name", name, ",".join(sorted(declared.kinds[name])),
                                 arities or "-", flags, declared.tags.get(name, "-"))))
     for name in sorted(declared.param_types):
-        for types in declared.param_types[name]:
+        for types, params in zip(declared.param_types[name], declared.param_names[name]):
             if names.library in FULL_PARAMS or takes_value_type(types):
-                lines.append(f"params\t{name}\t{';'.join(types)}")
+                lines.append(f"params\t{name}\t{';'.join(types)}\t{';'.join(params)}")
     return "\n".join(lines) + "\n"
 
 
@@ -113,9 +114,13 @@ def parse(path: pathlib.Path, library: str, release: str) -> NameList:
             if fields[0] == "header" and len(fields) == 3:
                 headers[fields[1]] = "" if fields[2] == "-" else fields[2]
                 continue
-            if fields[0] == "params" and len(fields) == 3:
+            if fields[0] == "params" and len(fields) == 4:
                 types = tuple(fields[2].split(";")) if fields[2] else ()
+                params = tuple(fields[3].split(";")) if fields[2] else ()
+                if len(params) != len(types):
+                    raise ValueError("a params record names more or fewer parameters than it types")
                 declared.param_types.setdefault(fields[1], []).append(types)
+                declared.param_names.setdefault(fields[1], []).append(params)
                 continue
             if fields[0] != "name" or len(fields) != 6:
                 raise ValueError("not a header, name or params record")
@@ -165,4 +170,5 @@ def merged(lists: list[NameList]) -> tuple[Declared, dict[str, str]]:
             out.tags.setdefault(name, tag)
         for name, variants in names.names.param_types.items():
             out.param_types.setdefault(name, []).extend(variants)
+            out.param_names.setdefault(name, []).extend(names.names.param_names[name])
     return out, headers

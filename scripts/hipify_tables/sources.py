@@ -70,8 +70,10 @@ class Declared:
     macro_values: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     scopes: dict[str, set[str]] = dataclasses.field(default_factory=dict)
     tags: dict[str, str] = dataclasses.field(default_factory=dict)  # typedef name -> its tag
-    # function -> its parameters' types, per declaration (overloads and #if branches)
+    # function -> its parameters' types, per declaration (overloads and #if branches), and the
+    # parameters' names of the same declarations
     param_types: dict[str, list[tuple[str, ...]]] = dataclasses.field(default_factory=dict)
+    param_names: dict[str, list[tuple[str, ...]]] = dataclasses.field(default_factory=dict)
 
     def add(self, decl: cdecl.Decl) -> None:
         kind = decl.kind
@@ -89,6 +91,7 @@ class Declared:
             self.tags.setdefault(decl.name, decl.tag)
         if decl.kind == "function" and decl.param_types not in self.param_types.get(decl.name, []):
             self.param_types.setdefault(decl.name, []).append(decl.param_types)
+            self.param_names.setdefault(decl.name, []).append(decl.param_names)
 
     def __contains__(self, name: str) -> bool:
         return name in self.kinds

@@ -780,6 +780,11 @@ TEST(RocNames, FollowRocsparsesSpellingsWhereTheParametersAgree) {
   EXPECT_EQ(roc_of("cusparseDcsrilu02_numericBoost"), "rocsparse_dcsrilu0_numeric_boost");
   // rocSPARSE's csrmv takes a mat_info more than the legacy cuSPARSE csrmv.
   EXPECT_EQ(roc_of("cusparseScsrmv"), "");
+  // Same types, other order: rocSPARSE takes the row pointers before the column indices
+  // (csr2csr_compress), the column pointers before the row indices (csc2dense).
+  EXPECT_EQ(roc_of("cusparseScsr2csr_compress"), "");
+  EXPECT_EQ(roc_of("cusparseDcsc2dense"), "");
+  EXPECT_EQ(roc_of("cusparseDcsr2dense"), "rocsparse_dcsr2dense");
   // hipSPARSE keeps the info type's name: no change without --roc.
   EXPECT_EQ(builtin_mapping_table().find("csrilu02Info_t")->hip, "csrilu02Info_t");
 }
