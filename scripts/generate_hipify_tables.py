@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates src/hipify/tables/mapping_table.inc (with mapping_variants.inc and
-rocm_releases.inc and roc_arguments.inc), the CUDA -> HIP mapping tables of gpuport.
+rocm_releases.inc and value_types.inc), the CUDA -> HIP mapping tables of gpuport.
 
 Reads the CUDA headers, the committed ROCm name lists (src/hipify/tables/rocm/, written by
 scripts/extract_rocm_names.py from ROCm's headers at release tags) and the rule files in
@@ -20,7 +20,8 @@ import sys
 
 sys.dont_write_bytecode = True
 
-from hipify_tables import build, emit, roc_arguments, rocm_lists, rules, sources, versions  # noqa: E402
+from hipify_tables import (build, emit, rocm_lists, rules, sources, value_types,  # noqa: E402
+                           versions)
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 TABLE = REPO / "src/hipify/tables/mapping_table.inc"
@@ -120,8 +121,9 @@ def main(argv: list[str]) -> int:
     outputs = {args.output: emit.table_inc(merged, inputs),
                args.output.with_name("mapping_variants.inc"): emit.variants_inc(merged, inputs),
                args.output.with_name("rocm_releases.inc"): emit.releases_inc(releases, inputs)}
-    outputs[args.output.with_name("roc_arguments.inc")] = emit.roc_arguments_inc(
-        roc_arguments.arguments(merged, indexes), roc_arguments.data_types(merged, indexes), inputs)
+    outputs[args.output.with_name("value_types.inc")] = emit.value_types_inc(
+        value_types.arguments(merged, indexes), value_types.data_types(merged, indexes),
+        value_types.hipblas_5_data_types(merged, indexes), inputs)
     text = outputs[args.output]
     page = args.doc.read_text(encoding="utf-8") if args.doc and args.doc.exists() else None
     counts = emit.counts_markdown(entries, inputs) + "\n" + emit.release_counts_markdown(

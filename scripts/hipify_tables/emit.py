@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .build import Entry
-from .roc_arguments import Argument, DataType
+from .value_types import Argument, DataType
 from .versions import Versioned
 from .families import FAMILIES
 
@@ -97,20 +97,24 @@ def releases_inc(releases: list[str], inputs: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def roc_arguments_inc(args: list[Argument], types: list[DataType], inputs: str) -> str:
+def value_types_inc(args: list[Argument], types: list[DataType], hipblas_5: list[DataType],
+                    inputs: str) -> str:
     lines = _header(inputs) + [
-        "// Rows: A(function, parameter, type, count, first, last): a parameter (from 0) of a roc",
-        "// function of `count` parameters that takes one of the roc libraries' value types",
-        "// (rocblas_float_complex, rocblas_half, rocblas_datatype ...) in the ROCm releases first",
+        "// Rows: A(function, parameter, type, count, first, last): a parameter (from 0) of a",
+        "// function of `count` parameters that takes one of the math libraries' value types",
+        "// (rocblas_float_complex, rocblas_half, rocblas_datatype, hipblasHalf ...) in the ROCm releases first",
         "// to last (major * 100 + minor); D(cuda, roc, since): a CUDA data type's rocblas_datatype enumerator,",
         "// since: the ROCm release (major * 100 + minor) whose rocBLAS first declares it, 0 when",
-        "// all releases of the lists do. Sorted by function, release, parameter; by cuda name.",
+        "// all releases of the lists do; H(cuda, hipblas): the hipblasDatatype_t enumerator",
+        "// hipBLAS before ROCm 6.0 takes for a CUDA data or compute type. Sorted by function,",
+        "// release, parameter; by cuda name.",
         "// clang-format off",
     ]
     lines += [f"A({_literal(a.function)},{a.index},{_literal(a.type)},{a.count},"
               f"{release_code(a.first)},{release_code(a.last)})" for a in args]
     lines += [f"D({_literal(d.cuda)},{_literal(d.roc)},{release_code(d.since) if d.since else 0})"
               for d in types]
+    lines += [f"H({_literal(d.cuda)},{_literal(d.roc)})" for d in hipblas_5]
     lines.append("// clang-format on")
     return "\n".join(lines) + "\n"
 

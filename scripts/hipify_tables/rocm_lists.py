@@ -36,12 +36,15 @@ from .sources import Declared, declared, include_guard_of
 ROOT_RELATIVE = "src/hipify/tables/rocm"
 
 
-# The roc libraries' own value types: a translated call passes the HIP type of the same layout
-# (hipFloatComplex, __half) where the roc function takes one of these, so the translator casts the
-# argument or, for a data-type enumerator, renames it (src/hipify/roc_arguments.cpp).
+# The math libraries' own value types: a translated call passes the HIP type of the same layout
+# (hipFloatComplex, __half) where the function takes one of these. Under --roc the translator
+# casts the argument or, for a data-type enumerator, renames it; for hipBLAS it reports the
+# macro that makes the types HIP's (ROCM_MATHLIBS_API_USE_HIP_COMPLEX, HIPBLAS_USE_HIP_HALF)
+# (src/hipify/value_types.cpp).
 VALUE_TYPES = frozenset({
     "rocblas_half", "rocblas_bfloat16", "rocblas_float_complex", "rocblas_double_complex",
     "rocblas_datatype", "rocsparse_float_complex", "rocsparse_double_complex",
+    "hipblasHalf", "hipblasComplex", "hipblasDoubleComplex",
 })
 
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "hipify/roc_arguments.h"
 #include "hipify/token_walk.h"
+#include "hipify/value_types.h"
 
 namespace gpuport {
 namespace {
@@ -42,52 +42,6 @@ bool is_solver_call(std::string_view callee) {
   return callee.starts_with("cusolver") || callee.starts_with("hipsolver");
 }
 
-// Before ROCm 6.0, hipBLAS's *Ex functions take hipblasDatatype_t (HIPBLAS_R_16F, ...) for the
-// data types and for the compute type; from 6.0 the translation calls the _v2 forms, which take
-// hipDataType and hipblasComputeType_t. The enumerators hipBLAS 5.2 declares
-// (src/hipify/tables/rocm/5.2/hipblas.names), by the CUDA name passed in their place.
-struct BlasDatatype {
-  std::string_view cuda;
-  std::string_view hipblas;
-};
-
-constexpr std::array<BlasDatatype, 24> k_hipblas_5_datatypes{{
-    {"CUDA_R_16F", "HIPBLAS_R_16F"},
-    {"CUDA_R_32F", "HIPBLAS_R_32F"},
-    {"CUDA_R_64F", "HIPBLAS_R_64F"},
-    {"CUDA_C_16F", "HIPBLAS_C_16F"},
-    {"CUDA_C_32F", "HIPBLAS_C_32F"},
-    {"CUDA_C_64F", "HIPBLAS_C_64F"},
-    {"CUDA_R_8I", "HIPBLAS_R_8I"},
-    {"CUDA_R_8U", "HIPBLAS_R_8U"},
-    {"CUDA_R_32I", "HIPBLAS_R_32I"},
-    {"CUDA_R_32U", "HIPBLAS_R_32U"},
-    {"CUDA_C_8I", "HIPBLAS_C_8I"},
-    {"CUDA_C_8U", "HIPBLAS_C_8U"},
-    {"CUDA_C_32I", "HIPBLAS_C_32I"},
-    {"CUDA_C_32U", "HIPBLAS_C_32U"},
-    {"CUDA_R_16BF", "HIPBLAS_R_16B"},
-    {"CUDA_C_16BF", "HIPBLAS_C_16B"},
-    // The compute types: the precision the product is accumulated in.
-    {"CUBLAS_COMPUTE_16F", "HIPBLAS_R_16F"},
-    {"CUBLAS_COMPUTE_16F_PEDANTIC", "HIPBLAS_R_16F"},
-    {"CUBLAS_COMPUTE_32F", "HIPBLAS_R_32F"},
-    {"CUBLAS_COMPUTE_32F_PEDANTIC", "HIPBLAS_R_32F"},
-    {"CUBLAS_COMPUTE_64F", "HIPBLAS_R_64F"},
-    {"CUBLAS_COMPUTE_64F_PEDANTIC", "HIPBLAS_R_64F"},
-    {"CUBLAS_COMPUTE_32I", "HIPBLAS_R_32I"},
-    {"CUBLAS_COMPUTE_32I_PEDANTIC", "HIPBLAS_R_32I"},
-}};
-
-std::string_view hipblas_5_datatype(std::string_view cuda_name) {
-  for (const BlasDatatype& pair : k_hipblas_5_datatypes) {
-    if (pair.cuda == cuda_name) {
-      return pair.hipblas;
-    }
-  }
-  return {};
-}
-
 }  // namespace
 
 // Whether the token at `index` is an argument of a cuBLAS call that becomes a roc function
@@ -101,8 +55,8 @@ bool in_call_taking_rocblas_datatype(const FileTranslation& ft, std::size_t inde
   if (call == nullptr || call->roc.empty() || call->kind != MappingKind::Function) {
     return false;
   }
-  const std::vector<RocParameter> parameters = roc_value_parameters(call->roc, ft.options.rocm);
-  return std::any_of(parameters.begin(), parameters.end(), [](const RocParameter& parameter) {
+  const std::vector<ValueParameter> parameters = value_parameters(call->roc, ft.options.rocm);
+  return std::any_of(parameters.begin(), parameters.end(), [](const ValueParameter& parameter) {
     return parameter.type == "rocblas_datatype";
   });
 }
@@ -161,7 +115,7 @@ std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
   }
   if (target != 0 && target < k_hipblas_v2_api_release &&
       (entry.family == ApiFamily::Runtime || entry.family == ApiFamily::Blas)) {
-    const std::string_view hipblas = hipblas_5_datatype(entry.cuda);
+    const std::string_view hipblas = hipblas_5_datatype_of(entry.cuda);
     const std::size_t callee = hipblas.empty() ? k_no_token : enclosing_call(ft.ts, index);
     const std::string_view name =
         callee == k_no_token ? std::string_view{} : ft.ts.text(ft.ts.tokens[callee]);

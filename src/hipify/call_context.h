@@ -6,7 +6,7 @@
 // HIPBLAS_OP_N elsewhere. Under --roc, an enum passed to a call that has no roc* form (and so
 // stays hip*) keeps its hip* spelling, and a CUDA data type passed to a call that becomes a roc
 // function taking rocblas_datatype becomes its rocblas_datatype name (CUDA_R_16F ->
-// rocblas_datatype_f16_r; roc_arguments.h). Only visible calls count: an enum stored in a variable
+// rocblas_datatype_f16_r; value_types.h). Only visible calls count: an enum stored in a variable
 // first is translated by the table alone.
 #pragma once
 

@@ -17,7 +17,7 @@ namespace gpuport {
 // A call whose argument `argument` gets wrapped: HIP_SYMBOL(sym) for the symbol APIs, or
 // reinterpret_cast<const void*>(kernel) for the APIs HIP declares with `const void*`; or
 // dropped, when HIP's form lacks the argument and the call passes null (DropNull); or a roc
-// call whose arguments get the roc value types (RocValueTypes, roc_arguments.h).
+// call whose arguments get the roc value types (RocValueTypes, value_types.h).
 enum class ArgumentWrap : std::uint8_t { HipSymbol, KernelPointer, DropNull, RocValueTypes };
 
 struct SymbolCall {

@@ -4,9 +4,9 @@
 #include <array>
 
 #include "hipify/call_context.h"
-#include "hipify/roc_arguments.h"
 #include "hipify/symbol_arguments.h"
 #include "hipify/token_walk.h"
+#include "hipify/value_types.h"
 
 namespace gpuport {
 
@@ -77,27 +77,6 @@ bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const M
   return ft.names.table().find(versioned) != nullptr;
 }
 
-// Why a hipBLAS call's complex arguments need ROCM_MATHLIBS_API_USE_HIP_COMPLEX, or empty. The
-// translation turns cuComplex into hipComplex; a function with a complex form (hipBLAS 2.0 made
-// it `X_v2`, which the newest table writes) takes hipblasComplex in hipBLAS before ROCm 6.0: with
-// the macro that is a typedef of hipComplex (hipblas.h). The *Ex functions take void* for
-// values. (Under --roc the arguments are cast to rocBLAS's types: roc_arguments.h.)
-std::string_view complex_macro_reason(const FileTranslation& ft, const Mapping& entry,
-                                      std::string_view to) {
-  if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function ||
-      to.find("Ex") != std::string_view::npos || !to.starts_with("hipblas") ||
-      ft.options.rocm == 0 || ft.options.rocm >= k_hipblas_v2_api_release) {
-    return {};
-  }
-  const Mapping* newest = builtin_mapping_table().find(entry.cuda);
-  if (newest == nullptr || !(newest->hip.ends_with("_v2") || newest->hip.ends_with("_v2_64"))) {
-    return {};
-  }
-  return "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
-         "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex arguments "
-         "match";
-}
-
 }  // namespace
 
 void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& entry) {
@@ -124,7 +103,12 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   if (to.empty()) {
     return;
   }
-  if (const std::string_view why = complex_macro_reason(ft, entry, to); !why.empty()) {
+  // hipBLAS's own value types (hipBLAS 5.x's hipblasComplex, hipblasHalf): the macro that makes
+  // them HIP's. (Under --roc the arguments are cast to rocBLAS's types instead.)
+  if (const std::string_view why = entry.family == ApiFamily::Blas && to.starts_with("hipblas")
+                                       ? hipblas_value_type_macro(to, ft.options.rocm)
+                                       : std::string_view{};
+      !why.empty()) {
     ft.stats.needs_review.push_back({std::string(written), ft.path, token.line, ts.column(token),
                                      entry.family, entry.lifecycle, why, 0});
   }
@@ -141,7 +125,7 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
     }
   }
   if (ft.options.roc && entry.kind == MappingKind::Function && to == entry.roc &&
-      !roc_value_parameters(to, ft.options.rocm).empty()) {
+      !value_parameters(to, ft.options.rocm).empty()) {
     ft.symbol_calls.push_back({index, 0, ArgumentWrap::RocValueTypes, to, entry.family});
   }
   if (entry.family == ApiFamily::Runtime) {

@@ -1,7 +1,7 @@
 // HIP_SYMBOL(...) wrapping for the symbol APIs.
 #include "hipify/symbol_arguments.h"
 
-#include "hipify/roc_arguments.h"
+#include "hipify/value_types.h"
 
 #include <array>
 #include <utility>

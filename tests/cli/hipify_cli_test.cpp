@@ -710,6 +710,29 @@ TEST_F(HipifyCliTest, ToolkitHeadersWithoutAHipCounterpartAreReportedNotPassedTh
   EXPECT_THAT(run.err, Not(HasSubstr("local_helpers.h")));
 }
 
+TEST_F(HipifyCliTest, HalfHipblasCallsSayHowTheirArgumentsMatch) {
+  write_file(m_dir / "hgemm.cpp",
+             "#include <cublas_v2.h>\n"
+             "#include <cuda_fp16.h>\n"
+             "void f(cublasHandle_t h, const __half* a, __half* c, const __half* one) {\n"
+             "  cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, one, a, 8, a, 8, one, c, 8);\n"
+             "}\n");
+  // hipBLAS's hipblasHalf is uint16_t unless HIPBLAS_USE_HIP_HALF (ROCm 6.0 on) makes it __half.
+  const Outcome now = gpuport("hipify hgemm.cpp --stdout");
+  EXPECT_THAT(now.out, HasSubstr("  hipblasHgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_N, 8, 8, 8, one,"));
+  EXPECT_THAT(now.err, HasSubstr("hgemm.cpp:4:3: warning: needs review: cublasHgemm: hipBLAS takes "
+                                 "hipblasHalf (uint16_t) here: define HIPBLAS_USE_HIP_HALF (-D, "
+                                 "or before hipblas.h) so __half arguments match\n"));
+  const Outcome old = gpuport("hipify hgemm.cpp --stdout --rocm 5.2");
+  EXPECT_THAT(old.err, HasSubstr("hgemm.cpp:4:3: warning: needs review: cublasHgemm: hipBLAS "
+                                 "before ROCm 6.0 takes hipblasHalf (uint16_t) here: cast the "
+                                 "__half pointers to hipblasHalf* (same layout)\n"));
+  // rocBLAS (--roc): the arguments are cast to rocblas_half, nothing to review.
+  const Outcome roc = gpuport("hipify hgemm.cpp --stdout --roc");
+  EXPECT_THAT(roc.out, HasSubstr("(const rocblas_half*)one, (const rocblas_half*)a, 8,"));
+  EXPECT_THAT(roc.err, Not(HasSubstr("needs review")));
+}
+
 TEST_F(HipifyCliTest, RocCallsGetTheRocValueTypesTheirParametersTake) {
   write_file(m_dir / "roc.cpp",
              "#include <cublas_v2.h>\n"

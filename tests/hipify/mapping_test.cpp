@@ -19,7 +19,7 @@
 #include <string>
 
 #include "hipify/mapping.h"
-#include "hipify/roc_arguments.h"
+#include "hipify/value_types.h"
 
 namespace gpuport {
 namespace {
@@ -724,20 +724,20 @@ namespace {
 
 TEST(RocArguments, ParametersFollowTheTargetReleasesSignature) {
   // rocBLAS 6.0 made trmm out of place: C and ldc joined the parameters.
-  const std::vector<RocParameter> old = roc_value_parameters("rocblas_ctrmm", 502);
-  const std::vector<RocParameter> now = roc_value_parameters("rocblas_ctrmm", 602);
+  const std::vector<ValueParameter> old = value_parameters("rocblas_ctrmm", 502);
+  const std::vector<ValueParameter> now = value_parameters("rocblas_ctrmm", 602);
   ASSERT_EQ(old.size(), 3U);
   ASSERT_EQ(now.size(), 4U);
   EXPECT_EQ(old.front().count, 12U);
   EXPECT_EQ(now.front().count, 14U);
   EXPECT_EQ(now.back().index, 12U);
   EXPECT_EQ(now.back().type, "rocblas_float_complex*");
-  EXPECT_EQ(roc_value_parameters("rocblas_ctrmm", 0).size(), 4U);  // 0: the newest
-  const std::vector<RocParameter> hgemm = roc_value_parameters("rocblas_hgemm", 602);
+  EXPECT_EQ(value_parameters("rocblas_ctrmm", 0).size(), 4U);  // 0: the newest
+  const std::vector<ValueParameter> hgemm = value_parameters("rocblas_hgemm", 602);
   ASSERT_EQ(hgemm.size(), 5U);
   EXPECT_EQ(hgemm.front().index, 6U);
   EXPECT_EQ(hgemm.front().type, "const rocblas_half*");
-  EXPECT_TRUE(roc_value_parameters("rocblas_sgemm", 602).empty());  // float needs no cast
+  EXPECT_TRUE(value_parameters("rocblas_sgemm", 602).empty());  // float needs no cast
 }
 
 TEST(RocArguments, CudaDataTypesHaveTheirRocblasDatatypeNames) {

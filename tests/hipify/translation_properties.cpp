@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "hipify/roc_arguments.h"
+#include "hipify/value_types.h"
 #include "hipify/symbol_arguments.h"
 #include "lex/cuda_lexer.h"
 
@@ -206,7 +206,7 @@ class Aligner {
       if (entry == nullptr || entry->roc.empty()) {
         continue;
       }
-      for (const RocParameter& parameter : roc_value_parameters(entry->roc, m_options.rocm)) {
+      for (const ValueParameter& parameter : value_parameters(entry->roc, m_options.rocm)) {
         const std::string cast = "(" + std::string(parameter.type) + ")";
         if (!m_out.substr(qs).starts_with(cast)) {
           continue;

@@ -1,8 +1,8 @@
-// The roc libraries' own value types at the arguments of roc calls (--roc).
+// The math libraries' own value types at the arguments of their calls.
 //
 // A cuBLAS call translated to rocBLAS (cuSPARSE to rocSPARSE) still passes HIP's values:
 // cuComplex became hipFloatComplex, __half stays __half, CUDA_R_16F became HIP_R_16F. The roc
-// function takes rocblas_float_complex, rocblas_half, rocblas_datatype (roc_arguments.inc, from
+// function takes rocblas_float_complex, rocblas_half, rocblas_datatype (value_types.inc, from
 // the parameter types of each release's headers). Pointers to types of the same layout are cast
 // to the parameter's type; a CUDA data-type enumerator becomes its rocblas_datatype name
 // (call_context.cpp); what can be neither is reported.
@@ -19,7 +19,7 @@
 
 namespace gpuport {
 
-struct RocParameter {
+struct ValueParameter {
   std::string_view function;  // rocblas_cgemm
   std::uint8_t index = 0;     // from 0
   std::string_view type;      // const rocblas_float_complex*
@@ -29,7 +29,18 @@ struct RocParameter {
 };
 
 // The value-typed parameters of a roc function in the target release (0: the newest), by index.
-std::vector<RocParameter> roc_value_parameters(std::string_view roc_function, RocmRelease target);
+std::vector<ValueParameter> value_parameters(std::string_view roc_function, RocmRelease target);
+
+// The hipblasDatatype_t enumerator hipBLAS before ROCm 6.0 takes for a CUDA data type or cuBLAS
+// compute type (CUDA_R_16BF -> HIPBLAS_R_16B, CUBLAS_COMPUTE_32F -> HIPBLAS_R_32F); empty
+// otherwise.
+std::string_view hipblas_5_datatype_of(std::string_view cuda_name);
+
+// What a call of hipBLAS function `hip_function` needs so that HIP's value types match its
+// parameters in the target release: ROCM_MATHLIBS_API_USE_HIP_COMPLEX where it takes
+// hipblasComplex (hipBLAS before 6.0), HIPBLAS_USE_HIP_HALF where it takes hipblasHalf
+// (uint16_t; before 6.0 a cast). Empty when nothing; static text.
+std::string_view hipblas_value_type_macro(std::string_view hip_function, RocmRelease target);
 
 // The rocblas_datatype enumerator of a CUDA data type (CUDA_R_16F -> rocblas_datatype_f16_r)
 // that the target's rocBLAS declares; empty otherwise.

@@ -1,5 +1,5 @@
-// The roc libraries' value types at the arguments of roc calls: roc_arguments.inc and its use.
-#include "hipify/roc_arguments.h"
+// The math libraries' value types at the arguments of their calls: value_types.inc and its use.
+#include "hipify/value_types.h"
 
 #include <algorithm>
 #include <string>
@@ -17,11 +17,12 @@ struct DataTypeRow {
 };
 
 #define A(function, index, type, count, first, last) \
-  RocParameter{function, index, type, count, first, last},
+  ValueParameter{function, index, type, count, first, last},
 #define D(cuda, roc, since)
+#define H(cuda, hipblas)
 
-constexpr RocParameter k_parameters[] = {
-#include "hipify/tables/roc_arguments.inc"
+constexpr ValueParameter k_parameters[] = {
+#include "hipify/tables/value_types.inc"
 };
 
 #undef A
@@ -30,11 +31,25 @@ constexpr RocParameter k_parameters[] = {
 #define D(cuda, roc, since) DataTypeRow{cuda, roc, since},
 
 constexpr DataTypeRow k_data_types[] = {
-#include "hipify/tables/roc_arguments.inc"
+#include "hipify/tables/value_types.inc"
+};
+
+#undef D
+#undef H
+#define D(cuda, roc, since)
+#define H(cuda, hipblas) DataTypeRow{cuda, hipblas, 0},
+
+constexpr DataTypeRow k_hipblas_5_data_types[] = {
+#include "hipify/tables/value_types.inc"
 };
 
 #undef A
 #undef D
+#undef H
+
+// hipblas.h tests HIPBLAS_USE_HIP_HALF from rocm-6.0.2's on; before, hipblasHalf is always
+// uint16_t.
+constexpr RocmRelease k_hipblas_hip_half_release = 600;
 
 RocmRelease effective(RocmRelease target) {
   return target == 0 ? newest_rocm_release() : target;
@@ -77,27 +92,55 @@ void report(FileTranslation& ft, const SymbolCall& call, std::string_view reason
 
 }  // namespace
 
-std::vector<RocParameter> roc_value_parameters(std::string_view roc_function, RocmRelease target) {
+std::vector<ValueParameter> value_parameters(std::string_view roc_function, RocmRelease target) {
   const RocmRelease release = effective(target);
-  auto [begin, end] =
-      std::equal_range(std::begin(k_parameters), std::end(k_parameters), roc_function,
-                       [](const auto& a, const auto& b) {
-                         auto name = [](const auto& x) -> std::string_view {
-                           if constexpr (std::is_same_v<std::decay_t<decltype(x)>, RocParameter>) {
-                             return x.function;
-                           } else {
-                             return x;
-                           }
-                         };
-                         return name(a) < name(b);
-                       });
-  std::vector<RocParameter> out;
+  auto [begin, end] = std::equal_range(
+      std::begin(k_parameters), std::end(k_parameters), roc_function,
+      [](const auto& a, const auto& b) {
+        auto name = [](const auto& x) -> std::string_view {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, ValueParameter>) {
+            return x.function;
+          } else {
+            return x;
+          }
+        };
+        return name(a) < name(b);
+      });
+  std::vector<ValueParameter> out;
   for (auto it = begin; it != end; ++it) {
     if (it->first <= release && release <= it->last) {
       out.push_back(*it);
     }
   }
   return out;
+}
+
+std::string_view hipblas_5_datatype_of(std::string_view cuda_name) {
+  for (const DataTypeRow& row : k_hipblas_5_data_types) {
+    if (row.cuda == cuda_name) {
+      return row.roc;
+    }
+  }
+  return {};
+}
+
+std::string_view hipblas_value_type_macro(std::string_view hip_function, RocmRelease target) {
+  for (const ValueParameter& parameter : value_parameters(hip_function, target)) {
+    const std::string_view type = base_type(parameter.type);
+    if (type == "hipblasComplex" || type == "hipblasDoubleComplex") {
+      return "hipBLAS before ROCm 6.0 takes hipblasComplex here: define "
+             "ROCM_MATHLIBS_API_USE_HIP_COMPLEX (-D, or before hipblas.h) so hipComplex "
+             "arguments match";
+    }
+    if (type == "hipblasHalf") {
+      return effective(target) >= k_hipblas_hip_half_release
+                 ? "hipBLAS takes hipblasHalf (uint16_t) here: define HIPBLAS_USE_HIP_HALF (-D, "
+                   "or before hipblas.h) so __half arguments match"
+                 : "hipBLAS before ROCm 6.0 takes hipblasHalf (uint16_t) here: cast the __half "
+                   "pointers to hipblasHalf* (same layout)";
+    }
+  }
+  return {};
 }
 
 std::string_view rocblas_datatype_of(std::string_view cuda_name, RocmRelease target) {
@@ -112,8 +155,8 @@ std::string_view rocblas_datatype_of(std::string_view cuda_name, RocmRelease tar
 void cast_roc_arguments(FileTranslation& ft, const BracketMatch& match, const SymbolCall& call,
                         std::size_t open, std::size_t close) {
   const TokenStream& ts = ft.ts;
-  const std::vector<RocParameter> parameters =
-      roc_value_parameters(call.roc_function, ft.options.rocm);
+  const std::vector<ValueParameter> parameters =
+      value_parameters(call.roc_function, ft.options.rocm);
   if (parameters.empty()) {
     return;
   }
@@ -121,7 +164,7 @@ void cast_roc_arguments(FileTranslation& ft, const BracketMatch& match, const Sy
   if (parts.size() != parameters.front().count) {
     return;  // not the call the table describes (a macro supplies arguments, or a typo)
   }
-  for (const RocParameter& parameter : parameters) {
+  for (const ValueParameter& parameter : parameters) {
     if (parts[parameter.index].empty()) {
       return;
     }

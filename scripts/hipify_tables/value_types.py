@@ -1,15 +1,16 @@
-"""The arguments of roc calls that take the roc libraries' own value types (roc_arguments.inc).
+"""The arguments of calls that take a math library's own value types (value_types.inc).
 
-Under --roc a cuBLAS call becomes its rocBLAS form (cusparse: rocSPARSE), but the values passed
-stay HIP's: cuComplex becomes hipFloatComplex, __half stays __half, CUDA_R_16F becomes
-HIP_R_16F. Where the roc function's parameter has one of rocm_lists.VALUE_TYPES, that does not
-compile (rocblas_float_complex, rocblas_half are distinct types) or, for a data type, means
-another number (rocblas_datatype_f16_r is 150, HIP_R_16F 2). The types have the same layout, so
-a pointer argument is cast to the parameter's type; a data-type enumerator is renamed to its
-rocblas_datatype name; anything else is reported by the translator.
+A translated call passes HIP's values: cuComplex becomes hipFloatComplex, __half stays __half,
+CUDA_R_16F becomes HIP_R_16F. Where the function's parameter has one of rocm_lists.VALUE_TYPES,
+that does not compile (rocblas_float_complex, rocblas_half, hipBLAS 5.x's hipblasComplex and
+hipBLAS's uint16_t hipblasHalf are other types) or, for a data type, means another number
+(rocblas_datatype_f16_r is 150, HIP_R_16F 2). Under --roc the types have the same layout, so a
+pointer argument is cast to the parameter's type and a data-type enumerator is renamed to its
+rocblas_datatype name; for hipBLAS the translator names the macro that makes the library take
+HIP's types; anything else is reported.
 
-Facts used: the parameter types of the roc functions (the `params` records of the name lists) and
-the rocblas_datatype enumerators each release declares.
+Facts used: the parameter types of the functions (the `params` records of the name lists), the
+rocblas_datatype enumerators each release declares, and hipBLAS 5.x's hipblasDatatype_t ones.
 """
 
 from __future__ import annotations
@@ -48,12 +49,13 @@ def _form(types: tuple[str, ...]) -> Form:
 
 
 def arguments(merged: list[Versioned], indexes: list[HipIndex]) -> list[Argument]:
-    """Each value-typed parameter of each roc function a mapping translates to, with the range of
+    """Each value-typed parameter of each function a mapping translates to, with the range of
     releases that declare it so (rocBLAS 6.0 made trmm out of place: two more parameters). A
     release that declares the function with different value-typed parameters (overloads) gives
     no rows: which one a call picks is the compiler's business."""
     targets = sorted({name for v in merged
-                      for name in [v.entry.roc, *(x.roc for x in v.variants)]
+                      for name in [v.entry.roc, v.entry.hip, *(x.roc for x in v.variants),
+                                   *(x.hip for x in v.variants)]
                       if name and v.entry.kind == "function"})
     out: list[Argument] = []
     for function in targets:
@@ -91,4 +93,31 @@ def data_types(merged: list[Versioned], indexes: list[HipIndex]) -> list[DataTyp
         if declared:
             since = "" if declared[0] == indexes[0].release else declared[0]
             out.append(DataType(v.entry.cuda, roc, since))
+    return out
+
+
+_COMPUTE_TYPE = re.compile(r"CUBLAS_COMPUTE_(\d+)(F|I)(?:_PEDANTIC)?")
+
+
+def hipblas_5_data_types(merged: list[Versioned], indexes: list[HipIndex]) -> list[DataType]:
+    """Before ROCm 6.0 hipBLAS's *Ex functions take hipblasDatatype_t for data and compute
+    types: CUDA's data types by their hipblasDatatype_t names (`CUDA_R_16F` -> `HIPBLAS_R_16F`,
+    bfloat16's `BF` is `B`: `HIPBLAS_R_16B`) and cuBLAS's compute types by the data type they
+    accumulate in (`CUBLAS_COMPUTE_32F` -> `HIPBLAS_R_32F`), where the oldest release's hipBLAS
+    declares one. `since` is unused: every row is for targets before 6.0."""
+    oldest = indexes[0].names.kinds
+    out: list[DataType] = []
+    for v in merged:
+        data = _CUDA_DATA_TYPE.fullmatch(v.entry.cuda)
+        compute = _COMPUTE_TYPE.fullmatch(v.entry.cuda)
+        if data:
+            real, bits, kind = data.groups()
+            name = f"HIPBLAS_{real}_{bits}{'B' if kind == 'BF' else kind}"
+        elif compute:
+            bits, kind = compute.groups()
+            name = f"HIPBLAS_R_{bits}{kind}"
+        else:
+            continue
+        if name in oldest:
+            out.append(DataType(v.entry.cuda, name, ""))
     return out
