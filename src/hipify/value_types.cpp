@@ -73,8 +73,12 @@ bool mentions(const TokenStream& ts, const TokenRange& argument, std::string_vie
   return false;
 }
 
-// `x` and `&x` take a cast as they are; anything longer is parenthesized.
+// `x` and `&x` take a cast as they are; anything longer is parenthesized, and so is every
+// argument in a macro's body, where `x` may be a parameter that expands to `p + 1`.
 bool needs_parentheses(const TokenStream& ts, const TokenRange& argument) {
+  if (ts.tokens[argument.first].in_directive()) {
+    return true;
+  }
   std::size_t first = argument.first;
   if (is_punct(ts, first, "&")) {
     ++first;
