@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <string>
-#include <type_traits>
 
 #include "hipify/symbol_arguments.h"
 
@@ -96,24 +95,13 @@ void report(FileTranslation& ft, const SymbolCall& call, std::string_view reason
 
 }  // namespace
 
-std::vector<ValueParameter> value_parameters(std::string_view roc_function, RocmRelease target) {
+std::vector<ValueParameter> value_parameters(std::string_view function, RocmRelease target) {
   const RocmRelease release = effective(target);
-  auto [begin, end] = std::equal_range(
-      std::begin(k_parameters), std::end(k_parameters), roc_function,
-      [](const auto& a, const auto& b) {
-        auto name = [](const auto& x) -> std::string_view {
-          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, ValueParameter>) {
-            return x.function;
-          } else {
-            return x;
-          }
-        };
-        return name(a) < name(b);
-      });
   std::vector<ValueParameter> out;
-  for (auto it = begin; it != end; ++it) {
-    if (it->first <= release && release <= it->last) {
-      out.push_back(*it);
+  for (const ValueParameter& parameter :
+       std::ranges::equal_range(k_parameters, function, {}, &ValueParameter::function)) {
+    if (parameter.first <= release && release <= parameter.last) {
+      out.push_back(parameter);
     }
   }
   return out;

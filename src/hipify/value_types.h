@@ -1,11 +1,13 @@
 // The math libraries' own value types at the arguments of their calls.
 //
-// A cuBLAS call translated to rocBLAS (cuSPARSE to rocSPARSE) still passes HIP's values:
-// cuComplex became hipFloatComplex, __half stays __half, CUDA_R_16F became HIP_R_16F. The roc
-// function takes rocblas_float_complex, rocblas_half, rocblas_datatype (value_types.inc, from
-// the parameter types of each release's headers). Pointers to types of the same layout are cast
-// to the parameter's type; a CUDA data-type enumerator becomes its rocblas_datatype name
-// (call_context.cpp); what can be neither is reported.
+// A cuBLAS call translated to rocBLAS or hipBLAS (cuSPARSE to rocSPARSE) passes HIP's values:
+// cuComplex became hipFloatComplex, __half stays __half, CUDA_R_16F became HIP_R_16F. The
+// function may take the library's own types: rocblas_float_complex, rocblas_half,
+// rocblas_datatype, hipBLAS's uint16_t hipblasHalf (value_types.inc, from the parameter types of
+// each release's headers). Under --roc, pointers to types of the same layout are cast to the
+// parameter's type and a CUDA data-type enumerator becomes its rocblas_datatype name
+// (call_context.cpp); for hipBLAS the macro that makes its types HIP's is reported; what can be
+// neither is reported.
 #pragma once
 
 #include <cstddef>
@@ -28,8 +30,9 @@ struct ValueParameter {
   RocmRelease last = 0;
 };
 
-// The value-typed parameters of a roc function in the target release (0: the newest), by index.
-std::vector<ValueParameter> value_parameters(std::string_view roc_function, RocmRelease target);
+// The value-typed parameters of a rocBLAS, rocSPARSE or hipBLAS function in the target release
+// (0: the newest), by index; empty for any other name.
+std::vector<ValueParameter> value_parameters(std::string_view function, RocmRelease target);
 
 // The hipblasDatatype_t enumerator hipBLAS before ROCm 6.0 takes for a CUDA data type or cuBLAS
 // compute type (CUDA_R_16BF -> HIPBLAS_R_16B, CUBLAS_COMPUTE_32F -> HIPBLAS_R_32F); empty
