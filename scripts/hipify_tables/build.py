@@ -523,6 +523,24 @@ def _cuda_decls(cuda_include: pathlib.Path, files: tuple[str, ...]):
     return sources.cdecl.scan_files(sources.cuda_files(cuda_include, files))
 
 
+def legacy_cublas_arities(cuda_include: pathlib.Path,
+                          entries: list[Entry]) -> list[tuple[str, int]]:
+    """cublas.h's handle-less functions (`cublasSgemm(transa, ...)`, 13 arguments) whose name
+    cublas_v2.h makes a macro for the handle form (`cublasSgemm_v2(handle, ...)`, 14): the
+    argument count tells a legacy call from a current one, whatever the file includes."""
+    decls = _cuda_decls(cuda_include, ("cublas.h",))
+    v2 = {d.name: d.arity for d in _cuda_decls(cuda_include, ("cublas_api.h",))
+          if d.kind == "function" and d.arity is not None}
+    names = {e.cuda for e in entries if e.family == "blas"}
+    out = []
+    for decl in decls:
+        if (decl.kind == "function" and decl.arity is not None and decl.name in names
+                and decl.arity[0] == decl.arity[1] and f"{decl.name}_v2" in v2
+                and v2[f"{decl.name}_v2"] != decl.arity):
+            out.append((decl.name, decl.arity[0]))
+    return sorted(set(out))
+
+
 def check(entries: list[Entry]) -> None:
     """The promises the translator relies on (tests/hipify/mapping_test.cpp checks them too)."""
     for e in entries:

@@ -119,6 +119,18 @@ def value_types_inc(args: list[Argument], types: list[DataType], hipblas_5: list
     return "\n".join(lines) + "\n"
 
 
+def legacy_cublas_inc(arities: list[tuple[str, int]], inputs: str) -> str:
+    lines = _header(inputs) + [
+        "// Rows: L(cuda, arguments): a cuBLAS function of the legacy API (cublas.h, no handle)",
+        "// and the number of arguments its calls pass; cublas_v2.h makes the same name a macro",
+        "// for the handle form, which takes another number. Sorted by cuda name.",
+        "// clang-format off",
+    ]
+    lines += [f"L({_literal(name)},{count})" for name, count in arities]
+    lines.append("// clang-format on")
+    return "\n".join(lines) + "\n"
+
+
 def at_release(v: Versioned, release: str) -> str:
     """The entry's support for a target release, as mapping_table_for() gives it."""
     code = release_code(release)

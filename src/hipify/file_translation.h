@@ -55,9 +55,6 @@ class FileTranslation {
   bool needs_runtime_header = false;  // kernel code or runtime API names outside HIP branches
   std::vector<std::size_t> launches;  // LaunchOpen tokens to rewrite (LaunchSyntax::Hip)
   std::vector<SymbolCall> symbol_calls;
-  // The file includes cublas.h and neither cublas_v2.h nor cublas_api.h: its plain-named cuBLAS
-  // calls (cublasSgemm) are the legacy handle-less API, which hipBLAS does not have.
-  bool legacy_cublas = false;
 
  private:
   // One per conversion (entry, target); counted in finish_stats().

@@ -66,15 +66,15 @@ bool is_word_char(unsigned char c) {
   return is_word_start(c) || (c >= '0' && c <= '9');
 }
 
-// A call of a cuBLAS function whose handle form has its own name (cublasSgemm beside
-// cublasSgemm_v2): in a legacy-API file, the plain name is the handle-less function.
+// A call of cuBLAS's legacy API: a plain name (cublasSgemm) whose call passes the argument count
+// of cublas.h's handle-less function, not that of the handle form cublas_v2.h maps the name to.
+// Counted, not inferred from the includes: a project header often includes cublas.h for it.
 bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const Mapping& entry) {
-  if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function ||
-      !is_punct(ft.ts, next_code(ft.ts, index), "(")) {
+  if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function) {
     return false;
   }
-  const std::string versioned = std::string(entry.cuda) + "_v2";
-  return ft.names.table().find(versioned) != nullptr;
+  const std::optional<std::size_t> legacy = legacy_cublas_arguments(entry.cuda);
+  return legacy && count_arguments(ft.ts, next_code(ft.ts, index)) == legacy;
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
     return;
   }
   std::string_view written = ts.text(token);
-  if (ft.legacy_cublas && is_legacy_cublas_call(ft, index, entry)) {
+  if (is_legacy_cublas_call(ft, index, entry)) {
     ft.stats.needs_review.push_back(
         {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
          "a legacy cuBLAS call (cublas.h, no handle): hipBLAS has only the handle API; left as "

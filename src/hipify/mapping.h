@@ -80,6 +80,11 @@ using RocmRelease = std::uint16_t;
 
 // The releases the built-in tables were generated for (one name list each), oldest first.
 std::span<const RocmRelease> rocm_releases();
+
+// The number of arguments a call of cuBLAS's legacy (handle-less, cublas.h) function `cuda_name`
+// passes, where cublas_v2.h makes the name a macro for the handle form, which takes another
+// number (cublasSgemm: 13; cublasSgemm_v2: 14). nullopt for any other name.
+std::optional<std::size_t> legacy_cublas_arguments(std::string_view cuda_name);
 RocmRelease newest_rocm_release();
 // "6.2" -> 602; nullopt unless MAJOR.MINOR.
 std::optional<RocmRelease> parse_rocm_release(std::string_view text);

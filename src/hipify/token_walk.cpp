@@ -138,3 +138,44 @@ std::vector<TokenRange> split_top_level(const TokenStream& ts, const BracketMatc
 }
 
 }  // namespace gpuport
+
+namespace gpuport {
+
+std::optional<std::size_t> count_arguments(const TokenStream& ts, std::size_t open) {
+  if (!is_punct(ts, open, "(")) {
+    return std::nullopt;
+  }
+  const bool directive = ts.tokens[open].in_directive();
+  std::size_t depth = 0;
+  std::size_t commas = 0;
+  bool empty = true;
+  for (std::size_t i = open + 1; i < ts.tokens.size(); ++i) {
+    const Token& token = ts.tokens[i];
+    if (token.kind == TokenKind::DirectiveStart ||
+        (token.kind == TokenKind::DirectiveEnd && directive)) {
+      return std::nullopt;  // the call runs across a directive: arguments not countable here
+    }
+    if (token.kind == TokenKind::Comment || token.kind == TokenKind::DirectiveEnd) {
+      continue;
+    }
+    const std::string_view text = ts.text(token);
+    if (token.kind == TokenKind::Punct) {
+      if (text == "(" || text == "[" || text == "{") {
+        ++depth;
+      } else if (text == ")" || text == "]" || text == "}") {
+        if (depth == 0) {
+          return text == ")" ? std::optional<std::size_t>(empty ? 0 : commas + 1) : std::nullopt;
+        }
+        --depth;
+      } else if (text == ";") {
+        return std::nullopt;
+      } else if (text == "," && depth == 0) {
+        ++commas;
+      }
+    }
+    empty = false;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpuport

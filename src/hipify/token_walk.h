@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -68,5 +69,10 @@ struct TokenRange {
 std::vector<TokenRange> split_top_level(const TokenStream& ts, const BracketMatch& match,
                                         std::size_t open, std::size_t close,
                                         std::size_t max_parts = SIZE_MAX);
+
+// The number of arguments of the call whose `(` is token `open`, counted at top-level commas
+// without a BracketMatch (0 for `()`); nullopt when the list does not close before a `;` or a
+// preprocessor directive boundary, or `open` is no `(`.
+std::optional<std::size_t> count_arguments(const TokenStream& ts, std::size_t open);
 
 }  // namespace gpuport

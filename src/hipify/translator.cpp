@@ -124,26 +124,8 @@ class UnknownNames {
   std::optional<std::unordered_set<std::string_view>> m_declared;
 };
 
-// Whether the file's own includes select cuBLAS's legacy API (see FileTranslation). Reads the
-// lexer's directive records, not the tokens.
-bool includes_legacy_cublas(const TokenStream& ts) {
-  bool legacy = false;
-  for (const DirectiveRecord& record : ts.directives) {
-    if (record.kind != Directive::Include) {
-      continue;
-    }
-    const IncludeTarget target = parse_include(ts.directive_list().rest(record));
-    if (target.header == "cublas_v2.h" || target.header == "cublas_api.h") {
-      return false;
-    }
-    legacy = legacy || target.header == "cublas.h";
-  }
-  return legacy;
-}
-
 void token_pass(FileTranslation& ft, IncludeFixup& includes) {
   const TokenStream& ts = ft.ts;
-  ft.legacy_cublas = includes_legacy_cublas(ts);
   const bool comments = ft.options.translate_comments;
   const bool hip_launches = ft.options.launch_syntax == LaunchSyntax::Hip;
   bool in_condition = false;

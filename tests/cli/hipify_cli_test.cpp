@@ -617,9 +617,21 @@ TEST_F(HipifyCliTest, LegacyCublasCallsAreReportedNotRenamed) {
   EXPECT_THAT(legacy.out, HasSubstr("  cublasSgemm('N', 'N', n,"));
   EXPECT_THAT(legacy.err, HasSubstr("legacy.cpp:3:3: warning: needs review: cublasSgemm: a legacy "
                                     "cuBLAS call (cublas.h, no handle)"));
-  write_file(m_dir / "handle.cpp", "#include <cublas_v2.h>\n" + body);
+  // The argument count tells, not the includes: the project's own header brings cublas.h.
+  write_file(m_dir / "indirect.cpp", "#include \"blas_helpers.h\"\n" + body);
+  const Outcome indirect = gpuport("hipify indirect.cpp --stdout");
+  EXPECT_THAT(indirect.out, HasSubstr("  cublasSgemm('N', 'N', n,"));
+  EXPECT_THAT(indirect.err, HasSubstr("indirect.cpp:3:3: warning: needs review: cublasSgemm: a "
+                                      "legacy cuBLAS call (cublas.h, no handle)"));
+  // The handle form of the same name (cublas_v2.h's macro for cublasSgemm_v2) is renamed.
+  write_file(m_dir / "handle.cpp",
+             "#include <cublas_v2.h>\n"
+             "void f(cublasHandle_t h, int n, const float* a, const float* b, float* c,\n"
+             "       const float* one) {\n"
+             "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, one, a, n, b, n, one, c, n);\n"
+             "}\n");
   const Outcome handle = gpuport("hipify handle.cpp --stdout");
-  EXPECT_THAT(handle.out, HasSubstr("  hipblasSgemm('N', 'N', n,"));
+  EXPECT_THAT(handle.out, HasSubstr("  hipblasSgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_N, n,"));
   EXPECT_THAT(handle.err, Not(HasSubstr("legacy cuBLAS")));
 }
 

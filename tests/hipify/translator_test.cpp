@@ -594,3 +594,31 @@ TEST(TranslatorProperties, IdempotentAndExplainedOnRandomInputs) {
 
 }  // namespace
 }  // namespace gpuport
+
+namespace gpuport {
+namespace {
+
+std::optional<std::size_t> arguments_of_first_call(std::string_view source) {
+  TokenStream ts;
+  lex_cuda(source, ts);
+  for (std::size_t i = 0; i < ts.tokens.size(); ++i) {
+    if (is_punct(ts, i, "(")) {
+      return count_arguments(ts, i);
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(CountArguments, CountsTopLevelCommasOnly) {
+  EXPECT_EQ(arguments_of_first_call("f();"), 0U);
+  EXPECT_EQ(arguments_of_first_call("f(a);"), 1U);
+  EXPECT_EQ(arguments_of_first_call("f(a, g(b, c), d[1, 2], {3, 4}, /* , */ e);"), 5U);
+  EXPECT_EQ(arguments_of_first_call("f(a,\n  b);"), 2U);
+  // Not countable: the list never closes in the statement, or crosses a directive.
+  EXPECT_EQ(arguments_of_first_call("f(a, b; c)"), std::nullopt);
+  EXPECT_EQ(arguments_of_first_call("f(a,\n#if X\n b,\n#endif\n c);"), std::nullopt);
+  EXPECT_EQ(arguments_of_first_call("#define F f(a, b\nint x;"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gpuport

@@ -84,6 +84,19 @@ constexpr RocmRelease k_releases[] = {
 
 #undef R
 
+struct LegacyCall {
+  std::string_view name;
+  std::size_t arguments;
+};
+
+#define L(name, arguments) LegacyCall{name, arguments},
+
+constexpr LegacyCall k_legacy_cublas[] = {
+#include "hipify/tables/legacy_cublas.inc"
+};
+
+#undef L
+
 constexpr std::array<std::string_view, k_api_family_count> k_family_names = {
     "runtime",     "driver",        "device_function",
     "device_type", "complex",       "fp16",
@@ -128,6 +141,14 @@ const MappingTable& builtin_mapping_table() {
   }();
   static const MappingTable table{std::span<const Mapping>(entries)};
   return table;
+}
+
+std::optional<std::size_t> legacy_cublas_arguments(std::string_view cuda_name) {
+  const auto* it = std::ranges::lower_bound(k_legacy_cublas, cuda_name, {}, &LegacyCall::name);
+  if (it == std::end(k_legacy_cublas) || it->name != cuda_name) {
+    return std::nullopt;
+  }
+  return it->arguments;
 }
 
 std::span<const RocmRelease> rocm_releases() {
