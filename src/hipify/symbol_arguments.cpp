@@ -185,8 +185,9 @@ void wrap_symbol_arguments(FileTranslation& ft, const BracketMatch& match) {
     if (is_identifier(ts, symbol.first, "HIP_SYMBOL")) {
       continue;  // already translated
     }
-    // A kernel argument already cast, C++ or C style (`(const void*)k`, `(void*)&k`), is left.
-    if (kernel && (is_punct(ts, symbol.first, "(") ||
+    // A kernel argument already cast, C++ or C style (`(const void*)k`, `(void*)&k`), is left,
+    // and so is a null one (reinterpret_cast cannot take nullptr).
+    if (kernel && (is_punct(ts, symbol.first, "(") || is_null_argument(ts, symbol) ||
                    (ts.tokens[symbol.first].kind == TokenKind::Identifier &&
                     is_cast(ts.text(ts.tokens[symbol.first]))))) {
       continue;

@@ -622,3 +622,24 @@ TEST(CountArguments, CountsTopLevelCommasOnly) {
 
 }  // namespace
 }  // namespace gpuport
+
+namespace gpuport {
+namespace {
+
+TEST(TranslatorKernelPointers, AKernelIsCastAndANullPointerIsLeft) {
+  const std::string source =
+      "void f() {\n"
+      "  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1);\n"
+      "  cudaFuncSetAttribute(nullptr, cudaFuncAttributeMaxDynamicSharedMemorySize, 1);\n"
+      "}\n";
+  const TranslationResult result =
+      translate_cuda("k.cu", source, builtin_mapping_table(), TranslateOptions{});
+  EXPECT_THAT(result.output, ::testing::HasSubstr("  hipFuncSetAttribute(reinterpret_cast<const "
+                                                  "void*>(k), hipFuncAttributeMax"));
+  // reinterpret_cast<const void*>(nullptr) would not compile.
+  EXPECT_THAT(result.output, ::testing::HasSubstr("  hipFuncSetAttribute(nullptr, hipFuncAttr"));
+  EXPECT_EQ(result.stats.kernel_arguments_cast, 1U);
+}
+
+}  // namespace
+}  // namespace gpuport
