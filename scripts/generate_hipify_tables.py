@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generates src/hipify/tables/mapping_table.inc (with mapping_variants.inc, rocm_releases.inc,
-value_types.inc and legacy_cublas.inc), the CUDA -> HIP mapping tables of gpuport.
+value_types.inc and call_shapes.inc), the CUDA -> HIP mapping tables of gpuport.
 
 Reads the CUDA headers, the committed ROCm name lists (src/hipify/tables/rocm/, written by
 scripts/extract_rocm_names.py from ROCm's headers at release tags) and the rule files in
@@ -124,8 +124,9 @@ def main(argv: list[str]) -> int:
     outputs[args.output.with_name("value_types.inc")] = emit.value_types_inc(
         value_types.arguments(merged, indexes), value_types.data_types(merged, indexes),
         value_types.hipblas_5_data_types(merged, indexes), inputs)
-    outputs[args.output.with_name("legacy_cublas.inc")] = emit.legacy_cublas_inc(
-        build.legacy_cublas_arities(args.cuda_include, entries), inputs)
+    shapes, forms = build.call_shapes(args.cuda_include, entries, indexes, rule_files)
+    outputs[args.output.with_name("call_shapes.inc")] = emit.call_shapes_inc(
+        build.legacy_cublas_arities(args.cuda_include, entries), shapes, forms, inputs)
     text = outputs[args.output]
     page = args.doc.read_text(encoding="utf-8") if args.doc and args.doc.exists() else None
     counts = emit.counts_markdown(entries, inputs) + "\n" + emit.release_counts_markdown(

@@ -541,6 +541,46 @@ def legacy_cublas_arities(cuda_include: pathlib.Path,
     return sorted(set(out))
 
 
+def call_shapes(cuda_include: pathlib.Path, entries: list[Entry], indexes: list[sources.HipIndex],
+                rules: dict) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, str]]]:
+    """Functions whose HIP counterpart takes another number of arguments than CUDA's current
+    signature (the table maps them because an older CUDA signature matches:
+    `cudaGraphInstantiate(exec, graph, flags)` is CUDA 12's, `hipGraphInstantiate` takes CUDA
+    11's five arguments), with HIP's range where every release of the lists agrees on it; and the
+    rule files' `call-form CUDA COUNT HIP`: the HIP function a call of COUNT arguments becomes,
+    which every release must declare with that count."""
+    current: dict[str, list[tuple[int, int]]] = {}
+    for family in FAMILIES:
+        if family.name not in ("runtime", "driver"):
+            continue
+        for decl in _cuda_decls(cuda_include, family.files):
+            if decl.kind == "function" and decl.arity is not None and not decl.internal:
+                current.setdefault(decl.name, []).append(decl.arity)
+    shapes = []
+    for e in entries:
+        if e.kind != "function" or not e.hip or e.cuda not in current:
+            continue
+        # Over the releases that declare it (hipGraphAddNode is new in 6.2).
+        ranges = {frozenset(index.names.arities[e.hip]) for index in indexes
+                  if index.names.arities.get(e.hip)}
+        if len(ranges) != 1:
+            continue
+        hip = next(iter(ranges))
+        # A CUDA signature no HIP one covers (cuda_runtime.h keeps CUDA 11's five-argument
+        # cudaGraphInstantiate as an overload beside CUDA 12's three-argument one).
+        if any(not any(c[0] <= h[1] and h[0] <= c[1] for h in hip) for c in current[e.cuda]):
+            shapes.append((e.cuda, min(h[0] for h in hip), max(h[1] for h in hip)))
+    forms = []
+    for family_rules in rules.values():
+        for rule in family_rules:
+            for cuda, (count, hip) in rule.call_forms.items():
+                if any((count, count) not in index.names.arities.get(hip, []) for index in indexes):
+                    raise GeneratorError(f"call-form {cuda} {count} {hip}: not every release "
+                                         f"declares {hip} with {count} arguments")
+                forms.append((cuda, count, hip))
+    return sorted(shapes), sorted(forms)
+
+
 def check(entries: list[Entry]) -> None:
     """The promises the translator relies on (tests/hipify/mapping_test.cpp checks them too)."""
     for e in entries:

@@ -119,14 +119,20 @@ def value_types_inc(args: list[Argument], types: list[DataType], hipblas_5: list
     return "\n".join(lines) + "\n"
 
 
-def legacy_cublas_inc(arities: list[tuple[str, int]], inputs: str) -> str:
+def call_shapes_inc(legacy: list[tuple[str, int]], shapes: list[tuple[str, int, int]],
+                    forms: list[tuple[str, int, str]], inputs: str) -> str:
     lines = _header(inputs) + [
         "// Rows: L(cuda, arguments): a cuBLAS function of the legacy API (cublas.h, no handle)",
         "// and the number of arguments its calls pass; cublas_v2.h makes the same name a macro",
-        "// for the handle form, which takes another number. Sorted by cuda name.",
+        "// for the handle form, which takes another number. S(cuda, fewest, most): the arguments",
+        "// the HIP counterpart takes where CUDA's current signature takes another number (an",
+        "// older CUDA signature matched). F(cuda, arguments, hip): the HIP function a call of",
+        "// that many arguments becomes (rule files' call-form). Sorted by cuda name.",
         "// clang-format off",
     ]
-    lines += [f"L({_literal(name)},{count})" for name, count in arities]
+    lines += [f"L({_literal(name)},{count})" for name, count in legacy]
+    lines += [f"S({_literal(name)},{low},{high})" for name, low, high in shapes]
+    lines += [f"F({_literal(name)},{count},{_literal(hip)})" for name, count, hip in forms]
     lines.append("// clang-format on")
     return "\n".join(lines) + "\n"
 

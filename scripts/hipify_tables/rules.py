@@ -85,6 +85,8 @@ class RuleFile:
     header_trees: list[tuple[str, str, tuple[str, ...]]] = dataclasses.field(default_factory=list)
     # A CUDA header whose includes (transitively, within the CUDA include directory) map with it.
     header_closures: list[str] = dataclasses.field(default_factory=list)
+    # CUDA function -> (argument count, the HIP function a call of that many arguments becomes)
+    call_forms: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
     # The target of every other header of the CUDA include directory (top level and crt/).
     header_others: str | None = None
     guards: dict[str, str] = dataclasses.field(default_factory=dict)  # CUDA path -> HIP path
@@ -142,6 +144,8 @@ def parse_rule_file(path: pathlib.Path) -> RuleFile:
             rules.header_trees.append((args[0], args[1], tuple(args[2:])))
         elif directive == "header-closure" and len(args) == 1:
             rules.header_closures.append(args[0])
+        elif directive == "call-form" and len(args) == 3 and args[1].isdigit():
+            _add_unique(rules.call_forms, args[0], (int(args[1]), args[2]), where)
         elif directive == "header-others" and args == ["-"]:
             rules.header_others = args[0]
         elif directive == "guard" and len(args) == 2:

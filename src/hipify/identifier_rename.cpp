@@ -77,6 +77,37 @@ bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const M
   return legacy && count_arguments(ft.ts, next_code(ft.ts, index)) == legacy;
 }
 
+// How a call's argument count meets HIP's counterpart, for the names whose HIP function takes
+// another number than a current CUDA signature (hip_argument_range).
+struct CallShape {
+  enum Kind : std::uint8_t {
+    Fits,           // rename as the table says (also: not a call, or not countable)
+    OtherFunction,  // another HIP function takes this count (cudaGraphInstantiate with 3)
+    DropArgument,   // one argument more than HIP's: the one HIP lacks, dropped when null
+    Unportable,     // neither: left as written and reported
+  } kind = Fits;
+  std::string_view hip;  // OtherFunction: its name
+};
+
+CallShape call_shape(const FileTranslation& ft, std::size_t index, const Mapping& entry) {
+  if (entry.kind != MappingKind::Function) {
+    return {};
+  }
+  const std::optional<ArgumentRange> range = hip_argument_range(entry.cuda);
+  const std::optional<std::size_t> count =
+      range ? count_arguments(ft.ts, next_code(ft.ts, index)) : std::nullopt;
+  if (!count || range->contains(*count)) {
+    return {};
+  }
+  if (const std::string_view form = hip_call_form(entry.cuda, *count); !form.empty()) {
+    return {CallShape::OtherFunction, form};
+  }
+  if (dropped_argument_of(entry.cuda) && *count > 0 && range->contains(*count - 1)) {
+    return {CallShape::DropArgument, {}};
+  }
+  return {CallShape::Unportable, {}};
+}
+
 }  // namespace
 
 void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& entry) {
@@ -98,8 +129,20 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
          0});
     return;
   }
-  std::string_view to = ft.record_use(entry, written, token.offset, token.line, true,
-                                      contextual_target(ft, index, entry));
+  std::string_view chosen = contextual_target(ft, index, entry);
+  const CallShape shape = call_shape(ft, index, entry);
+  if (shape.kind == CallShape::Unportable) {
+    ft.stats.needs_review.push_back(
+        {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
+         "HIP's counterpart takes the arguments of an older CUDA signature and this call passes "
+         "another number: left as written; port the call to HIP's signature",
+         0});
+    return;
+  }
+  if (shape.kind == CallShape::OtherFunction) {
+    chosen = shape.hip;
+  }
+  std::string_view to = ft.record_use(entry, written, token.offset, token.line, true, chosen);
   if (to.empty()) {
     return;
   }
@@ -119,10 +162,12 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   if (to != written) {
     ft.edits.replace(token.offset, end_of(token), to);
   }
-  if (entry.family == ApiFamily::Driver) {
-    if (auto dropped = dropped_argument_of(entry.cuda)) {
-      ft.symbol_calls.push_back({index, *dropped, ArgumentWrap::DropNull});
-    }
+  if (shape.kind == CallShape::DropArgument) {
+    ft.symbol_calls.push_back({index,
+                               dropped_argument_of(entry.cuda)->argument,
+                               ArgumentWrap::DropNull,
+                               {},
+                               entry.family});
   }
   if (ft.options.roc && entry.kind == MappingKind::Function && to == entry.roc &&
       !value_parameters(to, ft.options.rocm).empty()) {

@@ -85,6 +85,23 @@ std::span<const RocmRelease> rocm_releases();
 // passes, where cublas_v2.h makes the name a macro for the handle form, which takes another
 // number (cublasSgemm: 13; cublasSgemm_v2: 14). nullopt for any other name.
 std::optional<std::size_t> legacy_cublas_arguments(std::string_view cuda_name);
+
+// The number of arguments a HIP function takes.
+struct ArgumentRange {
+  std::size_t fewest = 0;
+  std::size_t most = 0;
+  bool contains(std::size_t count) const { return fewest <= count && count <= most; }
+};
+
+// What HIP's counterpart of `cuda_name` takes where a current CUDA signature takes another number
+// of arguments (the table maps the name because an older CUDA signature matches:
+// cudaGraphInstantiate's five arguments are CUDA 11's, CUDA 12's call passes three). nullopt for
+// every other name: their calls need no count.
+std::optional<ArgumentRange> hip_argument_range(std::string_view cuda_name);
+
+// The HIP function a call of `cuda_name` with `arguments` arguments becomes, where that differs
+// from the table's (cudaGraphInstantiate with 3 -> hipGraphInstantiateWithFlags); empty otherwise.
+std::string_view hip_call_form(std::string_view cuda_name, std::size_t arguments);
 RocmRelease newest_rocm_release();
 // "6.2" -> 602; nullopt unless MAJOR.MINOR.
 std::optional<RocmRelease> parse_rocm_release(std::string_view text);

@@ -55,12 +55,29 @@ std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name) {
   return argument_in(k_calls, cuda_name);
 }
 
-std::optional<std::size_t> dropped_argument_of(std::string_view cuda_name) {
-  static constexpr std::array<ArgumentOf, 2> k_calls{{
-      {"cuOccupancyMaxPotentialBlockSize", 3},
-      {"cuOccupancyMaxPotentialBlockSizeWithFlags", 3},
+std::optional<DroppedArgument> dropped_argument_of(std::string_view cuda_name) {
+  constexpr std::string_view k_callback =
+      "HIP's form takes no block-size-to-shared-memory callback: pass the shared memory size "
+      "instead and drop the callback";
+  constexpr std::string_view k_edge_data =
+      "HIP's form takes no edge data (CUDA 12.3's cudaGraphEdgeData): only default edges can "
+      "be ported; drop the argument";
+  static constexpr std::array<std::pair<std::string_view, DroppedArgument>, 8> k_calls{{
+      {"cuOccupancyMaxPotentialBlockSize", {3, k_callback}},
+      {"cuOccupancyMaxPotentialBlockSizeWithFlags", {3, k_callback}},
+      {"cudaGraphAddDependencies", {3, k_edge_data}},
+      {"cudaGraphAddNode", {3, k_edge_data}},
+      {"cudaGraphGetEdges", {3, k_edge_data}},
+      {"cudaGraphNodeGetDependencies", {2, k_edge_data}},
+      {"cudaGraphNodeGetDependentNodes", {2, k_edge_data}},
+      {"cudaGraphRemoveDependencies", {3, k_edge_data}},
   }};
-  return argument_in(k_calls, cuda_name);
+  for (const auto& [name, dropped] : k_calls) {
+    if (name == cuda_name) {
+      return dropped;
+    }
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -113,11 +130,10 @@ void drop_null_argument(FileTranslation& ft, const BracketMatch& match, const Sy
     return;
   }
   const Token& callee = ts.tokens[call.token];
+  const std::optional<DroppedArgument> dropped = dropped_argument_of(ts.text(callee));
   ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line,
-                                   ts.column(callee), ApiFamily::Driver, Lifecycle::Current,
-                                   "HIP's form takes no block-size-to-shared-memory callback: pass "
-                                   "the shared memory size instead and drop the callback",
-                                   0});
+                                   ts.column(callee), call.family, Lifecycle::Current,
+                                   dropped ? dropped->why_kept : std::string_view{}, 0});
 }
 
 }  // namespace

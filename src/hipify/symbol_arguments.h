@@ -24,10 +24,17 @@ std::optional<std::size_t> symbol_argument_of(std::string_view cuda_name);
 // reinterpret_cast<const void*>(...). nullopt for any other name.
 std::optional<std::size_t> kernel_argument_of(std::string_view cuda_name);
 
-// The argument a CUDA call passes that its HIP form lacks: the block-size-to-dynamic-shared-
-// memory callback (argument 3) of cuOccupancyMaxPotentialBlockSize and ...WithFlags, which
-// hipModuleOccupancyMaxPotentialBlockSize(WithFlags) do not take. nullopt for any other name.
-std::optional<std::size_t> dropped_argument_of(std::string_view cuda_name);
+// The argument a CUDA call passes that its HIP form lacks, and why a non-null one cannot be
+// dropped: the block-size-to-dynamic-shared-memory callback (argument 3) of
+// cuOccupancyMaxPotentialBlockSize and ...WithFlags, which hipModuleOccupancyMaxPotentialBlockSize
+// (WithFlags) do not take; the edge data CUDA 12.3 added to the graph dependency calls
+// (cudaGraphAddDependencies, cudaGraphAddNode, ...), which HIP's do not take. Dropped only from a
+// call that passes CUDA's count (hip_argument_range). nullopt for any other name.
+struct DroppedArgument {
+  std::size_t argument = 0;
+  std::string_view why_kept;  // the review reason when the argument is not null
+};
+std::optional<DroppedArgument> dropped_argument_of(std::string_view cuda_name);
 
 // Whether the comma split of tokens [first, last] can be trusted: no `<` or `>` that may be
 // template brackets around a comma (a cast's brackets are checked), no # or ##, no directive.

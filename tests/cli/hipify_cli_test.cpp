@@ -722,6 +722,35 @@ TEST_F(HipifyCliTest, ToolkitHeadersWithoutAHipCounterpartAreReportedNotPassedTh
   EXPECT_THAT(run.err, Not(HasSubstr("local_helpers.h")));
 }
 
+// HIP keeps CUDA 11's signatures under some names whose CUDA 12/13 signatures changed: the call's
+// argument count picks HIP's other function, drops the null edge data, or is reported.
+TEST_F(HipifyCliTest, CallsOfChangedSignaturesFollowTheirArgumentCount) {
+  write_file(m_dir / "graph.cu",
+             "#include <cuda_runtime.h>\n"
+             "void f(cudaGraph_t g, cudaGraphExec_t* e, cudaGraphNode_t* a, cudaGraphNode_t* b,\n"
+             "       cudaGraphEdgeData* edge) {\n"
+             "  cudaGraphInstantiate(e, g, 0);\n"
+             "  cudaGraphInstantiate(e, g, NULL, NULL, 0);\n"
+             "  cudaGraphInstantiate(e, g);\n"
+             "  cudaGraphAddDependencies(g, a, b, NULL, 1);\n"
+             "  cudaGraphAddDependencies(g, a, b, edge, 1);\n"
+             "}\n");
+  const Outcome run = gpuport("hipify graph.cu --stdout");
+  EXPECT_THAT(run.out, HasSubstr("  hipGraphInstantiateWithFlags(e, g, 0);\n"
+                                 "  hipGraphInstantiate(e, g, NULL, NULL, 0);\n"
+                                 "  cudaGraphInstantiate(e, g);\n"
+                                 "  hipGraphAddDependencies(g, a, b, 1);\n"
+                                 "  hipGraphAddDependencies(g, a, b, edge, 1);\n"));
+  EXPECT_THAT(run.err, HasSubstr("graph.cu:6:3: warning: needs review: cudaGraphInstantiate: HIP's "
+                                 "counterpart takes the arguments of an older CUDA signature and "
+                                 "this call passes another number: left as written; port the "
+                                 "call to HIP's signature\n"));
+  EXPECT_THAT(run.err, HasSubstr("graph.cu:8:3: warning: needs review: cudaGraphAddDependencies: "
+                                 "HIP's form takes no edge data (CUDA 12.3's cudaGraphEdgeData)"));
+  EXPECT_THAT(run.err, Not(HasSubstr("graph.cu:4:3: warning: needs review")));
+  EXPECT_THAT(run.err, Not(HasSubstr("graph.cu:7:3: warning: needs review")));
+}
+
 TEST_F(HipifyCliTest, HalfHipblasCallsSayHowTheirArgumentsMatch) {
   write_file(m_dir / "hgemm.cpp",
              "#include <cublas_v2.h>\n"

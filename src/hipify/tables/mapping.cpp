@@ -89,13 +89,46 @@ struct LegacyCall {
   std::size_t arguments;
 };
 
+struct ShapeRow {
+  std::string_view name;
+  ArgumentRange hip;
+};
+
+struct FormRow {
+  std::string_view name;
+  std::size_t arguments;
+  std::string_view hip;
+};
+
 #define L(name, arguments) LegacyCall{name, arguments},
+#define S(name, fewest, most)
+#define F(name, arguments, hip)
 
 constexpr LegacyCall k_legacy_cublas[] = {
-#include "hipify/tables/legacy_cublas.inc"
+#include "hipify/tables/call_shapes.inc"
 };
 
 #undef L
+#undef S
+#define L(name, arguments)
+#define S(name, fewest, most) ShapeRow{name, ArgumentRange{fewest, most}},
+
+constexpr ShapeRow k_shapes[] = {
+#include "hipify/tables/call_shapes.inc"
+};
+
+#undef S
+#undef F
+#define S(name, fewest, most)
+#define F(name, arguments, hip) FormRow{name, arguments, hip},
+
+constexpr FormRow k_forms[] = {
+#include "hipify/tables/call_shapes.inc"
+};
+
+#undef L
+#undef S
+#undef F
 
 constexpr std::array<std::string_view, k_api_family_count> k_family_names = {
     "runtime",     "driver",        "device_function",
@@ -149,6 +182,23 @@ std::optional<std::size_t> legacy_cublas_arguments(std::string_view cuda_name) {
     return std::nullopt;
   }
   return it->arguments;
+}
+
+std::optional<ArgumentRange> hip_argument_range(std::string_view cuda_name) {
+  const auto* it = std::ranges::lower_bound(k_shapes, cuda_name, {}, &ShapeRow::name);
+  if (it == std::end(k_shapes) || it->name != cuda_name) {
+    return std::nullopt;
+  }
+  return it->hip;
+}
+
+std::string_view hip_call_form(std::string_view cuda_name, std::size_t arguments) {
+  for (const FormRow& row : k_forms) {
+    if (row.name == cuda_name && row.arguments == arguments) {
+      return row.hip;
+    }
+  }
+  return {};
 }
 
 std::span<const RocmRelease> rocm_releases() {
