@@ -44,23 +44,6 @@ bool is_solver_call(std::string_view callee) {
 
 }  // namespace
 
-// Whether the token at `index` is an argument of a cuBLAS call that becomes a roc function
-// taking rocblas_datatype (rocblas_axpy_ex, ...).
-bool in_call_taking_rocblas_datatype(const FileTranslation& ft, std::size_t index) {
-  const std::size_t callee = enclosing_call(ft.ts, index);
-  if (callee == k_no_token) {
-    return false;
-  }
-  const Mapping* call = ft.names.find(ft.ts.text(ft.ts.tokens[callee]));
-  if (call == nullptr || call->roc.empty() || call->kind != MappingKind::Function) {
-    return false;
-  }
-  const std::vector<ValueParameter> parameters = value_parameters(call->roc, ft.options.rocm);
-  return std::any_of(parameters.begin(), parameters.end(), [](const ValueParameter& parameter) {
-    return parameter.type == "rocblas_datatype";
-  });
-}
-
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
   if (index >= ts.tokens.size()) {
     return k_no_token;  // k_no_token itself, from a failed look-up
@@ -100,6 +83,27 @@ std::size_t enclosing_call(const TokenStream& ts, std::size_t index) {
   }
   return k_no_token;
 }
+
+namespace {
+
+// Whether the token at `index` is an argument of a cuBLAS call that becomes a roc function
+// taking rocblas_datatype (rocblas_axpy_ex, ...).
+bool in_call_taking_rocblas_datatype(const FileTranslation& ft, std::size_t index) {
+  const std::size_t callee = enclosing_call(ft.ts, index);
+  if (callee == k_no_token) {
+    return false;
+  }
+  const Mapping* call = ft.names.find(ft.ts.text(ft.ts.tokens[callee]));
+  if (call == nullptr || call->roc.empty() || call->kind != MappingKind::Function) {
+    return false;
+  }
+  const std::vector<ValueParameter> parameters = value_parameters(call->roc, ft.options.rocm);
+  return std::any_of(parameters.begin(), parameters.end(), [](const ValueParameter& parameter) {
+    return parameter.type == "rocblas_datatype";
+  });
+}
+
+}  // namespace
 
 std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
                                    const Mapping& entry) {

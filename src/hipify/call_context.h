@@ -21,10 +21,6 @@ namespace gpuport {
 // unclosed `(` after an identifier, within the statement); k_no_token when there is none.
 std::size_t enclosing_call(const TokenStream& ts, std::size_t index);
 
-// Whether the token at `index` is an argument of a call that becomes a roc function taking
-// rocblas_datatype (--roc: cublasAxpyEx -> rocblas_axpy_ex).
-bool in_call_taking_rocblas_datatype(const FileTranslation& ft, std::size_t index);
-
 // The target for the table entry at token `index` when its call context decides it; empty when
 // the table's own target applies. The returned view has static storage duration.
 std::string_view contextual_target(const FileTranslation& ft, std::size_t index,
