@@ -97,11 +97,16 @@ void report(FileTranslation& ft, const SymbolCall& call, std::string_view reason
 
 std::vector<ValueParameter> value_parameters(std::string_view function, RocmRelease target) {
   const RocmRelease release = effective(target);
+  // The rows are sorted by function (value_types.inc). Not std::ranges::equal_range: clang 15
+  // (the fuzzing build) cannot instantiate libstdc++ 12's subrange of it.
+  const ValueParameter* first = std::lower_bound(
+      std::begin(k_parameters), std::end(k_parameters), function,
+      [](const ValueParameter& row, std::string_view name) { return row.function < name; });
   std::vector<ValueParameter> out;
-  for (const ValueParameter& parameter :
-       std::ranges::equal_range(k_parameters, function, {}, &ValueParameter::function)) {
-    if (parameter.first <= release && release <= parameter.last) {
-      out.push_back(parameter);
+  for (const ValueParameter* it = first; it != std::end(k_parameters) && it->function == function;
+       ++it) {
+    if (it->first <= release && release <= it->last) {
+      out.push_back(*it);
     }
   }
   return out;
