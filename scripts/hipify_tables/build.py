@@ -29,6 +29,9 @@ class Entry:
     support: str  # verified, documented, unsupported
     lifecycle: str  # current, deprecated, removed
     roc_support: str = ""  # verified / documented when `roc` is set (for the counts)
+    # Headers only: derived, not named by a rule (header-closure, header-others), so matched in
+    # `#include <...>` only: a project's own "device_types.h" is not CUDA's.
+    angle_only: bool = False
 
 
 @dataclasses.dataclass
@@ -392,6 +395,7 @@ def header_entries(rules: Merged, cuda_include: pathlib.Path,
                     and folder.split("/")[0] in own):
                 claimed.add(member)
                 mapping[member] = rules.headers[header]
+    derived = set(claimed)
     # Every other CUDA toolkit header has no HIP counterpart: an include of one is reported, not
     # passed through as if it were the project's. The top-level `X.h` that crt/X.h replaced
     # (common_functions.h, host_config.h: CUDA keeps them as wrappers) maps as crt/X.h does.
@@ -401,6 +405,7 @@ def header_entries(rules: Merged, cuda_include: pathlib.Path,
                 relative = str(path.relative_to(cuda_include))
                 if path.suffix in (".h", ".hpp", ".cuh") and relative not in mapping:
                     mapping[relative] = mapping.get(f"crt/{relative}", ("-", None))
+                    derived.add(relative)
     entries = []
     for cuda, (target, roc) in sorted(mapping.items()):
         installed = any((root / cuda).is_file() for root in roots)
@@ -418,7 +423,8 @@ def header_entries(rules: Merged, cuda_include: pathlib.Path,
             support = "documented"
         roc_support = "" if not roc else "verified" if hip.has_header(roc) else "documented"
         entries.append(Entry(cuda, target, roc or "", "header", "header", support,
-                             "removed" if removed else "current", roc_support))
+                             "removed" if removed else "current", roc_support,
+                             angle_only=cuda in derived))
     return entries
 
 

@@ -42,7 +42,8 @@ def table_inc(merged: list[Versioned], inputs: str) -> str:
         "// Rows: M(family, cuda, hip, roc, kind, support, lifecycle, since, hip_deprecated);",
         "// S(family, name, kind, support, lifecycle, since, hip_deprecated) when the HIP name is",
         "// the CUDA name; U(family, cuda, kind, lifecycle) when the newest ROCm release has no",
-        "// equivalent. kind F function, T type, C constant, N namespace, H header, G condition",
+        "// equivalent. kind F function, T type, C constant, N namespace, H header, I header",
+        "// matched in #include <...> only (derived: header-closure, header-others), G condition",
         "// (renamed only in #if conditions); support V verified, D documented; lifecycle (of",
         "// the CUDA name) C current, D deprecated, R removed; since: the ROCm release (major *",
         "// 100 + minor) whose headers first declare the HIP name, 0 when all releases of the",
@@ -54,11 +55,12 @@ def table_inc(merged: list[Versioned], inputs: str) -> str:
         e = v.entry
         since = release_code(v.since) if v.since else 0
         deprecated = release_code(v.deprecated_since) if v.deprecated_since else 0
-        codes = ",".join((KIND_CODES[e.kind], SUPPORT_CODES[e.support],
+        kind_code = "I" if e.angle_only else KIND_CODES[e.kind]
+        codes = ",".join((kind_code, SUPPORT_CODES[e.support],
                           LIFECYCLE_CODES[e.lifecycle]))
         family = FAMILY_CODES[e.family]
         if e.support == "unsupported":
-            kind, life = KIND_CODES[e.kind], LIFECYCLE_CODES[e.lifecycle]
+            kind, life = kind_code, LIFECYCLE_CODES[e.lifecycle]
             lines.append(f"U({family},{_literal(e.cuda)},{kind},{life})")
         elif e.hip == e.cuda and not e.roc:
             lines.append(f"S({family},{_literal(e.cuda)},{codes},{since},{deprecated})")

@@ -95,7 +95,11 @@ void IncludeFixup::on_include(std::size_t directive) {
   std::string_view path = written.substr(1, written.size() - 2);
   Seen seen{path, m_scopes.back(), false};
   if (header.context != BranchContext::Hip) {
-    if (const Mapping* entry = m_ft.names.table().find_header(path)) {
+    const Mapping* entry = m_ft.names.table().find_header(path);
+    if (entry != nullptr && entry->angle_only && written.front() == '"') {
+      entry = nullptr;  // the project's own header of a name CUDA also uses
+    }
+    if (entry != nullptr) {
       std::string_view to = m_ft.record_use(*entry, path, header.offset + 1, header.line);
       if (!to.empty() && to != path) {
         seen.path = to;

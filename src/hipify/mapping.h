@@ -73,6 +73,10 @@ struct Mapping {
   // The ROCm release from which on the headers mark `hip` deprecated (0: not deprecated at the
   // table's release). Written anyway where it is the only counterpart (HIP's context API).
   std::uint16_t hip_deprecated = 0;
+  // Headers only: an entry the generator derived (what cuda_runtime.h includes, the toolkit's
+  // other headers) rather than a rule named: it matches `#include <...>` only, so a project's
+  // own "device_types.h" is left alone.
+  bool angle_only = false;
 };
 
 // A ROCm release as major * 100 + minor: 6.2 is 602.

@@ -720,6 +720,21 @@ TEST_F(HipifyCliTest, ToolkitHeadersWithoutAHipCounterpartAreReportedNotPassedTh
             "#include <hip/surface_types.h>\n"
             "#include \"local_helpers.h\"\n");
   EXPECT_THAT(run.err, Not(HasSubstr("local_helpers.h")));
+  // A derived entry (not named by a rule) matches <...> only: "device_types.h" and "nvblas.h"
+  // in quotes are taken for the project's own headers.
+  write_file(m_dir / "own.cu",
+             "#include <device_types.h>\n"
+             "#include \"device_types.h\"\n"
+             "#include \"nvblas.h\"\n"
+             "#include <nvblas.h>\n");
+  const Outcome own = gpuport("hipify own.cu --stdout");
+  EXPECT_EQ(own.out,
+            "#include <hip/hip_runtime.h>\n"
+            "#include \"device_types.h\"\n"
+            "#include \"nvblas.h\"\n"
+            "#include <nvblas.h>\n");
+  EXPECT_THAT(own.err, HasSubstr("own.cu:4:11: warning: unsupported on HIP: nvblas.h (header)\n"));
+  EXPECT_THAT(own.err, Not(HasSubstr("own.cu:3:")));
 }
 
 // HIP keeps CUDA 11's signatures under some names whose CUDA 12/13 signatures changed: the call's

@@ -20,6 +20,14 @@ constexpr MappingKind k_kind_C = MappingKind::Constant;
 constexpr MappingKind k_kind_N = MappingKind::Namespace;
 constexpr MappingKind k_kind_H = MappingKind::Header;
 constexpr MappingKind k_kind_G = MappingKind::Condition;
+constexpr MappingKind k_kind_I = MappingKind::Header;  // matched in #include <...> only
+constexpr bool k_angle_F = false;
+constexpr bool k_angle_T = false;
+constexpr bool k_angle_C = false;
+constexpr bool k_angle_N = false;
+constexpr bool k_angle_H = false;
+constexpr bool k_angle_G = false;
+constexpr bool k_angle_I = true;
 constexpr Support k_support_V = Support::Verified;
 constexpr Support k_support_D = Support::Documented;
 constexpr Lifecycle k_life_C = Lifecycle::Current;
@@ -38,16 +46,18 @@ struct Row {
   Lifecycle lifecycle;
   std::uint16_t since;
   std::uint16_t hip_deprecated;
+  bool angle_only;
 };
 
-#define M(family, cuda, hip, roc, kind, support, life, since, deprecated)                     \
-  Row{cuda,          hip,   roc,       ApiFamily::family, k_kind_##kind, k_support_##support, \
-      k_life_##life, since, deprecated},
-#define S(family, name, kind, support, life, since, deprecated)                               \
-  Row{name,          name,  "",        ApiFamily::family, k_kind_##kind, k_support_##support, \
-      k_life_##life, since, deprecated},
-#define U(family, cuda, kind, life) \
-  Row{cuda, "", "", ApiFamily::family, k_kind_##kind, Support::Unsupported, k_life_##life, 0, 0},
+#define M(family, cuda, hip, roc, kind, support, life, since, deprecated)                      \
+  Row{cuda,          hip,   roc,        ApiFamily::family, k_kind_##kind, k_support_##support, \
+      k_life_##life, since, deprecated, k_angle_##kind},
+#define S(family, name, kind, support, life, since, deprecated)                                \
+  Row{name,          name,  "",         ApiFamily::family, k_kind_##kind, k_support_##support, \
+      k_life_##life, since, deprecated, k_angle_##kind},
+#define U(family, cuda, kind, life)                                                  \
+  Row{cuda,          "", "", ApiFamily::family, k_kind_##kind, Support::Unsupported, \
+      k_life_##life, 0,  0,  k_angle_##kind},
 
 constexpr Row k_rows[] = {
 #include "hipify/tables/mapping_table.inc"
@@ -168,7 +178,7 @@ const MappingTable& builtin_mapping_table() {
     for (const Row& row : k_rows) {
       const char* roc = row.roc != nullptr ? row.roc : "";  // `{}` in the table: no roc name
       out.push_back({row.cuda, row.hip, roc, row.family, row.kind, row.support, row.lifecycle,
-                     row.since, 0, row.hip_deprecated});
+                     row.since, 0, row.hip_deprecated, row.angle_only});
     }
     return out;
   }();
