@@ -23,7 +23,8 @@ struct TranslateOptions {
   LaunchSyntax launch_syntax = LaunchSyntax::Keep;
   // AMD's native library names (rocBLAS, rocRAND, ...) where the table has them, else hip*.
   // An enum passed to a call that stays hip* (no roc form) keeps the hip* spelling, so a call
-  // and its arguments name one library. Argument lists are not rewritten (see docs/hipify.md).
+  // and its arguments name one library. A roc call's pointer arguments are cast to the roc value
+  // types its parameters take (value_types.h); argument lists are not otherwise rewritten.
   bool roc = false;
   bool translate_comments = false;  // also rename inside comments and string literals
   bool warnings = true;             // run the scan's rule catalog over the source
