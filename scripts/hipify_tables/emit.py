@@ -37,8 +37,15 @@ def _header(inputs: str) -> list[str]:
             f"// Inputs: {inputs}"]
 
 
+def _inc(inputs: str, comments: list[str], rows: list[str]) -> str:
+    """A generated .inc file: the header lines, the comments on its rows, the rows between
+    clang-format off/on."""
+    lines = _header(inputs) + comments + ["// clang-format off"] + rows + ["// clang-format on"]
+    return "\n".join(lines) + "\n"
+
+
 def table_inc(merged: list[Versioned], inputs: str) -> str:
-    lines = _header(inputs) + [
+    comments = [
         "// Rows: M(family, cuda, hip, roc, kind, support, lifecycle, since, hip_deprecated);",
         "// S(family, name, kind, support, lifecycle, since, hip_deprecated) when the HIP name is",
         "// the CUDA name; U(family, cuda, kind, lifecycle) when the newest ROCm release has no",
@@ -49,8 +56,8 @@ def table_inc(merged: list[Versioned], inputs: str) -> str:
         "// 100 + minor) whose headers first declare the HIP name, 0 when all releases of the",
         "// lists do; hip_deprecated: the release from which on the headers mark the HIP name",
         "// deprecated, 0 when the newest does not. Sorted by cuda name.",
-        "// clang-format off",
     ]
+    lines: list[str] = []
     for v in merged:
         e = v.entry
         since = release_code(v.since) if v.since else 0
@@ -68,40 +75,37 @@ def table_inc(merged: list[Versioned], inputs: str) -> str:
             roc = _literal(e.roc) if e.roc else "{}"
             lines.append(f"M({family},{_literal(e.cuda)},{_literal(e.hip)},{roc},{codes},{since},"
                          f"{deprecated})")
-    lines.append("// clang-format on")
-    return "\n".join(lines) + "\n"
+    return _inc(inputs, comments, lines)
 
 
 def variants_inc(merged: list[Versioned], inputs: str) -> str:
-    lines = _header(inputs) + [
+    comments = [
         "// Rows: V(cuda, first, last, hip, roc, support): for targets from ROCm release `first`",
         "// to `last` (major * 100 + minor) the CUDA name maps to `hip` (`roc` under --roc)",
         "// instead of the entry's newest name. Sorted by cuda name, then release.",
-        "// clang-format off",
     ]
+    lines: list[str] = []
     for v in merged:
         for x in v.variants:
             roc = _literal(x.roc) if x.roc else "{}"
             lines.append(f"V({_literal(v.entry.cuda)},{release_code(x.first)},"
                          f"{release_code(x.last)},{_literal(x.hip)},{roc},"
                          f"{SUPPORT_CODES[x.support]})")
-    lines.append("// clang-format on")
-    return "\n".join(lines) + "\n"
+    return _inc(inputs, comments, lines)
 
 
 def releases_inc(releases: list[str], inputs: str) -> str:
-    lines = _header(inputs) + [
+    comments = [
         "// The ROCm releases the name lists cover, oldest first (major * 100 + minor).",
-        "// clang-format off",
     ]
+    lines: list[str] = []
     lines += [f"R({release_code(r)})" for r in releases]
-    lines.append("// clang-format on")
-    return "\n".join(lines) + "\n"
+    return _inc(inputs, comments, lines)
 
 
 def value_types_inc(args: list[Argument], types: list[DataType], hipblas_5: list[DataType],
                     inputs: str) -> str:
-    lines = _header(inputs) + [
+    comments = [
         "// Rows: A(function, parameter, type, count, first, last): a parameter (from 0) of a",
         "// function of `count` parameters that takes one of the math libraries' value types",
         "// (rocblas_float_complex, rocblas_half, rocblas_datatype, hipblasHalf ...) in the ROCm releases first",
@@ -110,33 +114,31 @@ def value_types_inc(args: list[Argument], types: list[DataType], hipblas_5: list
         "// all releases of the lists do; H(cuda, hipblas): the hipblasDatatype_t enumerator",
         "// hipBLAS before ROCm 6.0 takes for a CUDA data or compute type. Sorted by function,",
         "// release, parameter; by cuda name.",
-        "// clang-format off",
     ]
+    lines: list[str] = []
     lines += [f"A({_literal(a.function)},{a.index},{_literal(a.type)},{a.count},"
               f"{release_code(a.first)},{release_code(a.last)})" for a in args]
     lines += [f"D({_literal(d.cuda)},{_literal(d.roc)},{release_code(d.since) if d.since else 0})"
               for d in types]
     lines += [f"H({_literal(d.cuda)},{_literal(d.roc)})" for d in hipblas_5]
-    lines.append("// clang-format on")
-    return "\n".join(lines) + "\n"
+    return _inc(inputs, comments, lines)
 
 
 def call_shapes_inc(legacy: list[tuple[str, int]], shapes: list[tuple[str, int, int]],
                     forms: list[tuple[str, int, str]], inputs: str) -> str:
-    lines = _header(inputs) + [
+    comments = [
         "// Rows: L(cuda, arguments): a cuBLAS function of the legacy API (cublas.h, no handle)",
         "// and the number of arguments its calls pass; cublas_v2.h makes the same name a macro",
         "// for the handle form, which takes another number. S(cuda, fewest, most): the arguments",
         "// the HIP counterpart takes where CUDA's current signature takes another number (an",
         "// older CUDA signature matched). F(cuda, arguments, hip): the HIP function a call of",
         "// that many arguments becomes (rule files' call-form). Sorted by cuda name.",
-        "// clang-format off",
     ]
+    lines: list[str] = []
     lines += [f"L({_literal(name)},{count})" for name, count in legacy]
     lines += [f"S({_literal(name)},{low},{high})" for name, low, high in shapes]
     lines += [f"F({_literal(name)},{count},{_literal(hip)})" for name, count, hip in forms]
-    lines.append("// clang-format on")
-    return "\n".join(lines) + "\n"
+    return _inc(inputs, comments, lines)
 
 
 def at_release(v: Versioned, release: str) -> str:

@@ -32,6 +32,13 @@ std::string_view FileTranslation::target(const Mapping& entry) const {
   return entry.hip;
 }
 
+void FileTranslation::review(std::size_t index, ApiFamily family, Lifecycle lifecycle,
+                             std::string_view why) {
+  const Token& token = ts.tokens[index];
+  stats.needs_review.push_back(
+      {std::string(ts.text(token)), path, token.line, ts.column(token), family, lifecycle, why});
+}
+
 std::string_view FileTranslation::record_use(const Mapping& entry, std::string_view written,
                                              std::uint32_t offset, std::uint32_t line, bool in_code,
                                              std::string_view chosen) {

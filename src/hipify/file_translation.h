@@ -43,6 +43,9 @@ class FileTranslation {
   std::string_view record_use(const Mapping& entry, std::string_view written, std::uint32_t offset,
                               std::uint32_t line, bool in_code = true,
                               std::string_view chosen = {});
+  // Records the use at token `index` (its text, line and column) as needing review for `why`
+  // (static text).
+  void review(std::size_t index, ApiFamily family, Lifecycle lifecycle, std::string_view why);
   // Fills stats.converted_by_name from the counts gathered so far.
   void finish_stats();
 

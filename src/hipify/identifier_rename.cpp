@@ -66,25 +66,18 @@ bool is_word_char(unsigned char c) {
   return is_word_start(c) || (c >= '0' && c <= '9');
 }
 
-// A call of cuBLAS's legacy API: a plain name (cublasSgemm) whose call passes the argument count
-// of cublas.h's handle-less function, not that of the handle form cublas_v2.h maps the name to.
-// Counted, not inferred from the includes: a project header often includes cublas.h for it.
-bool is_legacy_cublas_call(const FileTranslation& ft, std::size_t index, const Mapping& entry) {
-  if (entry.family != ApiFamily::Blas || entry.kind != MappingKind::Function) {
-    return false;
-  }
-  const std::optional<std::size_t> legacy = legacy_cublas_arguments(entry.cuda);
-  return legacy && count_arguments(ft.ts, next_code(ft.ts, index)) == legacy;
-}
-
-// How a call's argument count meets HIP's counterpart, for the names whose HIP function takes
-// another number than a current CUDA signature (hip_argument_range).
+// How a call's argument count meets HIP's counterpart: for cuBLAS's legacy names (cublasSgemm's
+// handle-less form, 13 arguments, against the handle form's 14: legacy_cublas_arguments) and the
+// names whose HIP function takes another number than a current CUDA signature
+// (hip_argument_range). Counted, not inferred from the includes: a project header often brings
+// cublas.h in.
 struct CallShape {
   enum Kind : std::uint8_t {
     Fits,           // rename as the table says (also: not a call, or not countable)
     OtherFunction,  // another HIP function takes this count (cudaGraphInstantiate with 3)
     DropArgument,   // one argument more than HIP's: the one HIP lacks, dropped when null
-    Unportable,     // neither: left as written and reported
+    LegacyCublas,   // cublas.h's handle-less call: hipBLAS has only the handle API
+    Unportable,     // none of these: left as written and reported
   } kind = Fits;
   std::string_view hip;  // OtherFunction: its name
 };
@@ -93,10 +86,20 @@ CallShape call_shape(const FileTranslation& ft, std::size_t index, const Mapping
   if (entry.kind != MappingKind::Function) {
     return {};
   }
+  const std::optional<std::size_t> legacy =
+      entry.family == ApiFamily::Blas ? legacy_cublas_arguments(entry.cuda) : std::nullopt;
   const std::optional<ArgumentRange> range = hip_argument_range(entry.cuda);
-  const std::optional<std::size_t> count =
-      range ? count_arguments(ft.ts, next_code(ft.ts, index)) : std::nullopt;
-  if (!count || range->contains(*count)) {
+  if (!legacy && !range) {
+    return {};
+  }
+  const std::optional<std::size_t> count = count_arguments(ft.ts, next_code(ft.ts, index));
+  if (!count) {
+    return {};
+  }
+  if (legacy && *count == *legacy) {
+    return {CallShape::LegacyCublas, {}};
+  }
+  if (!range || range->contains(*count)) {
     return {};
   }
   if (const std::string_view form = hip_call_form(entry.cuda, *count); !form.empty()) {
@@ -121,22 +124,18 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
     return;
   }
   std::string_view written = ts.text(token);
-  if (is_legacy_cublas_call(ft, index, entry)) {
-    ft.stats.needs_review.push_back(
-        {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
-         "a legacy cuBLAS call (cublas.h, no handle): hipBLAS has only the handle API; left as "
-         "written, port it to the cublas_v2.h form first",
-         0});
-    return;
-  }
   std::string_view chosen = contextual_target(ft, index, entry);
   const CallShape shape = call_shape(ft, index, entry);
+  if (shape.kind == CallShape::LegacyCublas) {
+    ft.review(index, entry.family, entry.lifecycle,
+              "a legacy cuBLAS call (cublas.h, no handle): hipBLAS has only the handle API; left "
+              "as written, port it to the cublas_v2.h form first");
+    return;
+  }
   if (shape.kind == CallShape::Unportable) {
-    ft.stats.needs_review.push_back(
-        {std::string(written), ft.path, token.line, ts.column(token), entry.family, entry.lifecycle,
-         "HIP's counterpart takes the arguments of an older CUDA signature and this call passes "
-         "another number: left as written; port the call to HIP's signature",
-         0});
+    ft.review(index, entry.family, entry.lifecycle,
+              "HIP's counterpart takes the arguments of an older CUDA signature and this call "
+              "passes another number: left as written; port the call to HIP's signature");
     return;
   }
   if (shape.kind == CallShape::OtherFunction) {
@@ -148,12 +147,10 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
   }
   // hipBLAS's own value types (hipBLAS 5.x's hipblasComplex, hipblasHalf): the macro that makes
   // them HIP's. (Under --roc the arguments are cast to rocBLAS's types instead.)
-  if (const std::string_view why = entry.family == ApiFamily::Blas && to.starts_with("hipblas")
-                                       ? hipblas_value_type_macro(to, ft.options.rocm)
-                                       : std::string_view{};
-      !why.empty()) {
-    ft.stats.needs_review.push_back({std::string(written), ft.path, token.line, ts.column(token),
-                                     entry.family, entry.lifecycle, why, 0});
+  if (entry.family == ApiFamily::Blas && to.starts_with("hipblas")) {
+    if (const std::string_view why = hipblas_value_type_macro(to, ft.options.rocm); !why.empty()) {
+      ft.review(index, entry.family, entry.lifecycle, why);
+    }
   }
   // A condition macro (`#if !defined(__CUDACC__)` in a plain C header) is no use of the runtime.
   if (needs_runtime_header(entry.family) && entry.kind != MappingKind::Condition) {
@@ -170,7 +167,7 @@ void rename_identifier(FileTranslation& ft, std::size_t index, const Mapping& en
                                entry.family});
   }
   if (ft.options.roc && entry.kind == MappingKind::Function && to == entry.roc &&
-      !value_parameters(to, ft.options.rocm).empty()) {
+      has_value_parameters(to)) {
     ft.symbol_calls.push_back({index, 0, ArgumentWrap::RocValueTypes, to, entry.family});
   }
   if (entry.family == ApiFamily::Runtime) {

@@ -129,11 +129,10 @@ void drop_null_argument(FileTranslation& ft, const BracketMatch& match, const Sy
     ++ft.stats.arguments_dropped;
     return;
   }
-  const Token& callee = ts.tokens[call.token];
-  const std::optional<DroppedArgument> dropped = dropped_argument_of(ts.text(callee));
-  ft.stats.needs_review.push_back({std::string(ts.text(callee)), ft.path, callee.line,
-                                   ts.column(callee), call.family, Lifecycle::Current,
-                                   dropped ? dropped->why_kept : std::string_view{}, 0});
+  const std::optional<DroppedArgument> dropped =
+      dropped_argument_of(ts.text(ts.tokens[call.token]));
+  ft.review(call.token, call.family, Lifecycle::Current,
+            dropped ? dropped->why_kept : std::string_view{});
 }
 
 }  // namespace

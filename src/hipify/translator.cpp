@@ -113,11 +113,9 @@ class UnknownNames {
     if (m_declared->contains(text)) {
       return;
     }
-    const Token& token = ts.tokens[index];
-    ft.stats.needs_review.push_back(UnsupportedUse{
-        std::string(text), ft.path, token.line, ts.column(token), *family, Lifecycle::Current,
-        "a CUDA-looking name the tables do not know (a newer CUDA's API?): left "
-        "as written; port it by hand, or rename it if it is the project's own"});
+    ft.review(index, *family, Lifecycle::Current,
+              "a CUDA-looking name the tables do not know (a newer CUDA's API?): left as written; "
+              "port it by hand, or rename it if it is the project's own");
   }
 
  private:

@@ -87,29 +87,39 @@ bool needs_parentheses(const TokenStream& ts, const TokenRange& argument) {
 }
 
 void report(FileTranslation& ft, const SymbolCall& call, std::string_view reason) {
-  const Token& callee = ft.ts.tokens[call.token];
-  ft.stats.needs_review.push_back({std::string(ft.ts.text(callee)), ft.path, callee.line,
-                                   ft.ts.column(callee), call.family, Lifecycle::Current, reason,
-                                   0});
+  ft.review(call.token, call.family, Lifecycle::Current, reason);
+}
+
+}  // namespace
+
+namespace {
+
+// The first row of `function` (value_types.inc is sorted by function), or the end. Not
+// std::ranges::equal_range: clang 15 (the fuzzing build) cannot instantiate libstdc++ 12's
+// subrange of it.
+const ValueParameter* first_row(std::string_view function) {
+  return std::lower_bound(
+      std::begin(k_parameters), std::end(k_parameters), function,
+      [](const ValueParameter& row, std::string_view name) { return row.function < name; });
 }
 
 }  // namespace
 
 std::vector<ValueParameter> value_parameters(std::string_view function, RocmRelease target) {
   const RocmRelease release = effective(target);
-  // The rows are sorted by function (value_types.inc). Not std::ranges::equal_range: clang 15
-  // (the fuzzing build) cannot instantiate libstdc++ 12's subrange of it.
-  const ValueParameter* first = std::lower_bound(
-      std::begin(k_parameters), std::end(k_parameters), function,
-      [](const ValueParameter& row, std::string_view name) { return row.function < name; });
   std::vector<ValueParameter> out;
-  for (const ValueParameter* it = first; it != std::end(k_parameters) && it->function == function;
-       ++it) {
+  for (const ValueParameter* it = first_row(function);
+       it != std::end(k_parameters) && it->function == function; ++it) {
     if (it->first <= release && release <= it->last) {
       out.push_back(*it);
     }
   }
   return out;
+}
+
+bool has_value_parameters(std::string_view function) {
+  const ValueParameter* it = first_row(function);
+  return it != std::end(k_parameters) && it->function == function;
 }
 
 std::string_view hipblas_5_datatype_of(std::string_view cuda_name) {

@@ -34,6 +34,10 @@ struct ValueParameter {
 // (0: the newest), by index; empty for any other name.
 std::vector<ValueParameter> value_parameters(std::string_view function, RocmRelease target);
 
+// Whether `function` has value-typed parameters in any release: a look-up without building the
+// list, for the rename pass.
+bool has_value_parameters(std::string_view function);
+
 // The hipblasDatatype_t enumerator hipBLAS before ROCm 6.0 takes for a CUDA data type or cuBLAS
 // compute type (CUDA_R_16BF -> HIPBLAS_R_16B, CUBLAS_COMPUTE_32F -> HIPBLAS_R_32F); empty
 // otherwise.
